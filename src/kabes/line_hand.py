@@ -1,0 +1,208 @@
+"""A hand of the double-six games: the lead, plays on two ends, forced draws and passes.
+
+Shared by ``partnership``, ``plaza``, ``plaza-partners``, ``haitian`` and ``haitian-partners``;
+what differs between them (who leads, with what, and how a hand is scored) lives in
+``kabes.rules``. A player who cannot play draws from the stock until a tile fits, if there is
+a stock, and otherwise passes; the table does both at once. The hand is blocked as soon as the
+stock is empty and no player holds a tile for either end, which is the same as every player
+passing in turn.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from kabes.errors import IllegalMove, MatchOver
+from kabes.events import DrewCount, Drew, Event, Passed, Played
+from kabes.line import Line
+from kabes.moves import LEFT, RIGHT, Move, Play, Timeout
+from kabes.results import Ending, HandEnd
+from kabes.tiles import Tile
+
+ENDS = (LEFT, RIGHT)
+
+
+class LineHand:
+    """One hand on a line of play; see the module docstring for what the table does itself."""
+
+    def __init__(
+        self,
+        deal: list[list[Tile]],
+        stock: list[Tile],
+        leader: int,
+        forced_lead: Tile | None = None,
+    ) -> None:
+        self.players = len(deal)
+        self.hands: list[list[Tile]] = [sorted(h) for h in deal]
+        self.stock = list(stock)
+        self.drawn = 0
+        self.leader = leader
+        self.forced_lead = forced_lead
+        self.turn: int | None = leader
+        self.line: Line | None = None
+        self.passes: list[tuple[int, tuple[int, int]]] = []
+        self.draw_counts = [0] * self.players
+        self.last_player: int | None = None
+        self.end: HandEnd | None = None
+        self.moves: list[str] = []
+
+    def start(self) -> list[Event]:
+        """Nothing happens before the lead: the leader always has a tile to lead."""
+        return []
+
+    @property
+    def stock_left(self) -> int:
+        """Tiles still face down in the stock."""
+        return len(self.stock) - self.drawn
+
+    def legal_moves(self) -> list[Play]:
+        """Every play of the seat to move, tiles ascending, left end before right."""
+        if self.turn is None:
+            return []
+        hand = self.hands[self.turn]
+        if self.line is None:
+            tiles = [self.forced_lead] if self.forced_lead is not None else hand
+            return [Play(t, None, t.low) for t in tiles]
+        line = self.line
+        return [
+            Play(t, end, _written_first(line, t, end))
+            for t in hand
+            for end in ENDS
+            if line.fits(t, end)
+        ]
+
+    def timeout_move(self) -> Play:
+        """The first tile of the hand, in hand order, that fits, on the first end that fits."""
+        moves = self.legal_moves()
+        if not moves:
+            raise MatchOver("the hand is over: nobody is to play")
+        return moves[0]
+
+    def apply(self, move: Move) -> list[Event]:
+        """Play ``move`` for the seat to move, then draw and pass for the others as needed."""
+        play, timed = self._resolve(move)
+        seat = self.turn
+        assert seat is not None  # _resolve refused a move on a finished hand
+        tile = play.tile
+        self.hands[seat].remove(tile)
+        line = self.line
+        if line is None:
+            assert play.first is not None
+            self.line = Line.lead(tile, play.first)
+            capicu = False
+        else:
+            left, right = line.ends
+            capicu = not tile.is_double and left != right and tile.has(left) and tile.has(right)
+            assert play.at is not None
+            line.place(tile, play.at)
+        self.moves.append("timeout" if timed else str(play))
+        self.last_player = seat
+        events: list[Event] = [Played(seat, tile, str(play), timed)]
+        if not self.hands[seat]:
+            self._finish(Ending.DOMINO, seat, capicu)
+            return events
+        events += self._advance(seat)
+        return events
+
+    def can_play(self, seat: int) -> bool:
+        """Whether ``seat`` holds a tile for either end."""
+        line = self.line
+        if line is None:
+            return True
+        left, right = line.ends
+        return any(t.has(left) or t.has(right) for t in self.hands[seat])
+
+    def copy(self) -> LineHand:
+        """An independent copy, for search and what-if."""
+        other = LineHand.__new__(LineHand)
+        other.players = self.players
+        other.hands = [list(h) for h in self.hands]
+        other.stock = self.stock
+        other.drawn = self.drawn
+        other.leader = self.leader
+        other.forced_lead = self.forced_lead
+        other.turn = self.turn
+        other.line = None if self.line is None else self.line.copy()
+        other.passes = list(self.passes)
+        other.draw_counts = list(self.draw_counts)
+        other.last_player = self.last_player
+        other.end = self.end
+        other.moves = list(self.moves)
+        return other
+
+    def _resolve(self, move: Move) -> tuple[Play, bool]:
+        """The full play ``move`` stands for, and whether the table chose it; or a refusal."""
+        if self.turn is None:
+            raise MatchOver("the hand is over: nobody is to play")
+        if isinstance(move, Timeout):
+            return self.timeout_move(), True
+        tile = move.tile
+        if tile not in self.hands[self.turn]:
+            raise IllegalMove(f"seat {self.turn} does not hold {tile}")
+        line = self.line
+        if line is None:
+            if move.at is not None:
+                raise IllegalMove(f"{move}: the lead is a bare tile, with no end")
+            if self.forced_lead is not None and tile is not self.forced_lead:
+                raise IllegalMove(f"this hand must be led with {self.forced_lead}, not {tile}")
+            return Play(tile, None, tile.low if move.first is None else move.first), False
+        fitting = [end for end in ENDS if line.fits(tile, end)]
+        if not fitting:
+            raise IllegalMove(f"{tile} fits neither end ({line.left} and {line.right})")
+        end = move.at
+        if end is None:
+            if len(fitting) == 2 and line.left != line.right:
+                raise IllegalMove(f"{tile} fits both ends: say which, {tile}@L or {tile}@R")
+            end = fitting[0]
+        elif end not in ENDS:
+            raise IllegalMove(f"{move}: a tile goes on the left (@L) or the right (@R) end")
+        elif end not in fitting:
+            side, number = ("left", line.left) if end == LEFT else ("right", line.right)
+            raise IllegalMove(f"{tile} does not fit the {side} end, which shows {number}")
+        return Play(tile, end, _written_first(line, tile, end)), False
+
+    def _advance(self, seat: int) -> list[Event]:
+        """Move the turn on, drawing and passing for those who cannot play, or block."""
+        events: list[Event] = []
+        while True:
+            seat = (seat + 1) % self.players
+            if self.can_play(seat):
+                self.turn = seat
+                return events
+            if self.stock_left:
+                drawn = self._draw_until_fit(seat)
+                events += [Drew(seat, drawn), DrewCount(seat, len(drawn))]
+                if self.can_play(seat):
+                    self.turn = seat
+                    return events
+            if not any(self.can_play(s) for s in range(self.players)):
+                assert self.last_player is not None
+                self._finish(Ending.BLOCKED, self.last_player, False)
+                return events
+            assert self.line is not None
+            self.passes.append((seat, self.line.ends))
+            events.append(Passed(seat, self.line.ends))
+
+    def _draw_until_fit(self, seat: int) -> tuple[Tile, ...]:
+        assert self.line is not None
+        left, right = self.line.ends
+        drawn: list[Tile] = []
+        while self.stock_left:
+            tile = self.stock[self.drawn]
+            self.drawn += 1
+            insort(self.hands[seat], tile)
+            drawn.append(tile)
+            if tile.has(left) or tile.has(right):
+                break
+        self.draw_counts[seat] += len(drawn)
+        return tuple(drawn)
+
+    def _finish(self, ending: Ending, seat: int, capicu: bool) -> None:
+        hands = tuple(tuple(h) for h in self.hands)
+        self.end = HandEnd(ending, seat, capicu, hands, self.leader)
+        self.turn = None
+
+
+def _written_first(line: Line, tile: Tile, end: str) -> int:
+    """Write a placed tile as it reads in the line: outer half first on the left end."""
+    return tile.other(line.left) if end == LEFT else line.right

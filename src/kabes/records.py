@@ -1,0 +1,164 @@
+"""Game records (the normative format of DESIGN.md): reading, replaying, writing.
+
+A record holds the variant, seat count, options that differ from the defaults, and per hand
+the deal, the stock in draw order, the leader where chance picked it, and the moves. Replaying
+it rebuilds the match exactly; every ``result`` is computed, never trusted from the file. A
+record that breaks a rule is refused with an error naming the hand, the move and why.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from kabes.errors import BadRecord, KabesError
+from kabes.match import Match
+from kabes.moves import parse_move
+from kabes.tiles import Tile, parse_tile
+
+T = TypeVar("T")
+
+RECORD_FIELDS = ("variant", "players", "options", "hands", "result")
+HAND_FIELDS = ("deal", "stock", "leader", "moves", "result")
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """Read a record file; BadRecord if it cannot be read or is not a JSON object."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise BadRecord(f"cannot read {path}: {err.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise BadRecord(f"{path} is not JSON: {err.msg} at line {err.lineno}") from None
+    if not isinstance(data, dict):
+        raise BadRecord(f"{path}: a record is a JSON object")
+    return data
+
+
+def replay(record: Mapping[str, Any]) -> Match:
+    """Rebuild the match a record describes; BadRecord naming the hand and move if it can't."""
+    _check_fields(record, RECORD_FIELDS, "the record")
+    variant = _typed(record, "variant", str, "the record")
+    players = _typed(record, "players", int, "the record")
+    options = record.get("options", {})
+    if not isinstance(options, dict):
+        raise BadRecord("the record's options must be an object")
+    hands = _typed(record, "hands", list, "the record")
+    try:
+        match = Match(variant, players, options)
+    except KabesError as err:
+        raise BadRecord(f"the record: {err.message}") from None
+    top = match.rules.top
+    for number, hand in enumerate(hands, 1):
+        where = f"hand {number}"
+        if not isinstance(hand, dict):
+            raise BadRecord(f"{where} must be an object")
+        _check_fields(hand, HAND_FIELDS, where)
+        if match.over:
+            raise BadRecord(f"{where}: the match was already over after hand {number - 1}")
+        if match.hand_in_progress:
+            raise BadRecord(f"hand {number - 1} stops before its end, but {where} follows")
+        deal = [_tiles(seat, top, f"{where}, deal") for seat in _typed(hand, "deal", list, where)]
+        stock = _tiles(_typed(hand, "stock", list, where), top, f"{where}, stock")
+        leader = hand.get("leader")
+        if leader is not None and (isinstance(leader, bool) or not isinstance(leader, int)):
+            raise BadRecord(f"{where}: leader must be a seat number")
+        try:
+            match.start_hand(deal, stock, leader)
+        except KabesError as err:
+            raise BadRecord(f"{where}: {err.message}") from None
+        for index, text in enumerate(_typed(hand, "moves", list, where), 1):
+            at = f"{where}, move {index} ({text!r})"
+            if not isinstance(text, str):
+                raise BadRecord(f"{at}: a move is a string")
+            if not match.hand_in_progress:
+                raise BadRecord(f"{at}: the hand is already over")
+            try:
+                match.apply(None, parse_move(text, top))
+            except KabesError as err:
+                raise BadRecord(f"{at}: {err.message}") from None
+    return match
+
+
+def filled(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The record with every ``result`` computed by replaying it, and only the fields
+    DESIGN.md names."""
+    match = replay(record)
+    hands = []
+    for given, log in zip(record["hands"], match.log, strict=True):
+        hand: dict[str, Any] = {"deal": given["deal"], "stock": given["stock"]}
+        if given.get("leader") is not None:
+            hand["leader"] = given["leader"]
+        hand["moves"] = given["moves"]
+        hand["result"] = None if log.result is None else log.result.to_json()
+        hands.append(hand)
+    return {
+        "variant": record["variant"],
+        "players": record["players"],
+        "options": record.get("options", {}),
+        "hands": hands,
+        "result": match.current_result().to_json(),
+    }
+
+
+def to_record(match: Match) -> dict[str, Any]:
+    """The record of a match played here, results included."""
+    hands = []
+    for log in match.log:
+        hand: dict[str, Any] = {
+            "deal": [[str(t) for t in seat] for seat in log.deal],
+            "stock": [str(t) for t in log.stock],
+        }
+        if log.leader is not None:
+            hand["leader"] = log.leader
+        hand["moves"] = list(log.moves)
+        hand["result"] = None if log.result is None else log.result.to_json()
+        hands.append(hand)
+    return {
+        "variant": match.variant,
+        "players": match.players,
+        "options": match.changed_options,
+        "hands": hands,
+        "result": match.current_result().to_json(),
+    }
+
+
+def save_record(match: Match, path: str | Path) -> None:
+    """Write the record of ``match`` to ``path`` as indented JSON."""
+    Path(path).write_text(json.dumps(to_record(match), indent=1) + "\n", encoding="utf-8")
+
+
+def _check_fields(data: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:
+    for key in data:
+        if key not in known:
+            raise BadRecord(f"{where} has an unknown field {key!r} (known: {', '.join(known)})")
+
+
+def _typed(data: Mapping[str, Any], key: str, kind: type[T], where: str) -> T:
+    if key not in data:
+        raise BadRecord(f"{where} has no {key!r}")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise BadRecord(f"{where}: {key!r} must be a {_KIND_NAMES.get(kind, kind.__name__)}")
+    return value
+
+
+def _tiles(items: Any, top: int, where: str) -> list[Tile]:
+    if not isinstance(items, list):
+        raise BadRecord(f"{where}: expected a list of tiles")
+    tiles = []
+    for item in items:
+        if not isinstance(item, str):
+            raise BadRecord(f"{where}: {item!r} is not a tile")
+        try:
+            tiles.append(parse_tile(item, top))
+        except KabesError as err:
+            raise BadRecord(f"{where}: {err.message}") from None
+    return tiles
+
+
+_KIND_NAMES: dict[type, str] = {str: "string", int: "whole number", list: "list"}

@@ -1,0 +1,145 @@
+"""What every variant provides, and the match facts its rules read.
+
+A variant (one module per rule family under ``kabes.rules``) says who may sit, which options
+it takes, how a hand starts (who leads, with which tile), how a finished hand is scored, who
+leads the next one, and when the match is over. The mechanics of play live in
+``kabes.line_hand`` and ``kabes.trains``; the bookkeeping of a match in ``kabes.match``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from random import Random
+
+from kabes.hand import Hand
+from kabes.options import Options, OptionSpec
+from kabes.results import HandEnd
+from kabes.tiles import Tile, count, full_set
+
+
+@dataclass(slots=True)
+class MatchState:
+    """The facts about a match that rules need: scores, hands played, who leads next."""
+
+    players: int
+    teams: bool
+    options: Options
+    scores: list[int]
+    hands_played: int = 0
+    hand_wins: list[int] = field(default_factory=list)
+    """Hands won per party, for the Wa tie-break."""
+    next_leader: int | None = None
+
+    def party(self, seat: int) -> int:
+        """The team (seats 0 and 2 are team 0) or, without teams, the seat itself."""
+        return seat % 2 if self.teams else seat
+
+    @property
+    def parties(self) -> int:
+        """How many sides score: 2 teams, or one per seat."""
+        return 2 if self.teams else self.players
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """A hand scored by its variant: the winner (party), points won, and the new scores."""
+
+    winner: int | None
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    name: str | None = None
+
+
+class Rules(ABC):
+    """One variant of RULES.md; subclasses are small enough to read against their section."""
+
+    id: str
+    top = 6
+    """The highest number in the set: 6 (double-six) or 12 (double-twelve)."""
+    seat_counts: tuple[int, ...]
+    default_players: int
+    teams = False
+
+    @abstractmethod
+    def option_specs(self, players: int) -> dict[str, OptionSpec]:
+        """The options this variant accepts with ``players`` seats."""
+
+    def hand_size(self, players: int) -> int:
+        """Tiles dealt to each seat."""
+        return 7
+
+    def draws_for_lead(self, state: MatchState) -> bool:
+        """Whether chance picks this hand's leader (plaza's draw for the lead)."""
+        return False
+
+    def draw_for_lead(self, rng: Random, players: int) -> tuple[int, tuple[Tile, ...]]:
+        """Turn up a tile per seat and say who leads; only for variants that draw for it."""
+        raise NotImplementedError(f"{self.id} does not draw for the lead")
+
+    @abstractmethod
+    def new_hand(
+        self, state: MatchState, deal: list[list[Tile]], stock: list[Tile], leader: int | None
+    ) -> Hand:
+        """The hand to play with this deal; ``leader`` only where chance picked it."""
+
+    @abstractmethod
+    def score(self, state: MatchState, end: HandEnd) -> Scored:
+        """Score a finished hand."""
+
+    @abstractmethod
+    def next_leader(self, state: MatchState, end: HandEnd, scored: Scored) -> int | None:
+        """Who leads the next hand (None where the variant finds it by other means)."""
+
+    @abstractmethod
+    def winners(self, state: MatchState) -> tuple[int, ...] | None:
+        """The winning parties if the match is over after the hands played, else None."""
+
+    def finish_winners(self, state: MatchState) -> tuple[int, ...]:
+        """The winners when the host finishes an open-ended match: the highest score wins."""
+        best = max(state.scores)
+        return tuple(p for p, s in enumerate(state.scores) if s == best)
+
+    def kochon(self, state: MatchState, winners: tuple[int, ...]) -> bool:
+        """Whether the match was won while the other side was still at zero."""
+        return False
+
+    def deal(self, rng: Random, players: int) -> tuple[list[list[Tile]], list[Tile]]:
+        """Shuffle the set and deal; what is left is the stock, in draw order."""
+        tiles = full_set(self.top)
+        rng.shuffle(tiles)
+        size = self.hand_size(players)
+        deal = [tiles[i * size : (i + 1) * size] for i in range(players)]
+        return deal, tiles[players * size :]
+
+
+def party_counts(state: MatchState, hands: tuple[tuple[Tile, ...], ...]) -> list[int]:
+    """Pips left per party: each team's two hands added, or each seat's hand."""
+    totals = [0] * state.parties
+    for seat, hand in enumerate(hands):
+        totals[state.party(seat)] += count(hand)
+    return totals
+
+
+def holder(deal: list[list[Tile]], tile: Tile) -> int | None:
+    """The seat dealt ``tile``, or None if it lies in the stock."""
+    for seat, hand in enumerate(deal):
+        if tile in hand:
+            return seat
+    return None
+
+
+def after(seat: int, players: int) -> list[int]:
+    """The other seats in play order, starting with the one after ``seat``."""
+    return [(seat + k) % players for k in range(1, players)]
+
+
+def add(scores: list[int], points: list[int]) -> tuple[int, ...]:
+    """Scores plus points, party by party."""
+    return tuple(s + p for s, p in zip(scores, points, strict=True))
+
+
+def reached(state: MatchState, target: int) -> tuple[int, ...] | None:
+    """The party at or over ``target`` (at most one scores per hand), or None."""
+    over = tuple(p for p, s in enumerate(state.scores) if s >= target)
+    return over or None

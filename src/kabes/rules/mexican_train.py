@@ -1,0 +1,70 @@
+"""``mexican-train`` (seeds 001, 004): double-twelve, 2 to 8 players, 13 rounds.
+
+Deal 15 tiles each up to 4 players, 12 for 5 or 6, 10 for 7 or 8; the rest is the stock.
+Round r starts from the double of 13 - r (12-12 first, 0-0 last). Every player scores the
+tiles left in their hand as penalty points (0-0 counts 50 with ``double_blank_50``); after 13
+rounds the lowest total wins. The play itself is in ``kabes.trains``.
+"""
+
+from __future__ import annotations
+
+from kabes.options import OptionSpec, flag
+from kabes.results import Ending, HandEnd
+from kabes.rules.base import MatchState, Rules, Scored, add
+from kabes.tiles import Tile
+from kabes.trains import TrainHand
+
+ROUNDS = 13
+DOUBLE_BLANK = Tile.of(0, 0)
+DOUBLE_BLANK_PENALTY = 50
+
+
+class MexicanTrain(Rules):
+    """Mexican Train with a double-twelve set."""
+
+    id = "mexican-train"
+    top = 12
+    seat_counts = (2, 3, 4, 5, 6, 7, 8)
+    default_players = 4
+
+    def option_specs(self, players: int) -> dict[str, OptionSpec]:
+        """Two house rules, off by default: a public train, and 0-0 counting 50."""
+        return {"mexican_train": flag("mexican_train"), "double_blank_50": flag("double_blank_50")}
+
+    def hand_size(self, players: int) -> int:
+        """15 each up to 4 players, 12 for 5 or 6, 10 for 7 or 8."""
+        return 15 if players <= 4 else 12 if players <= 6 else 10
+
+    def new_hand(
+        self, state: MatchState, deal: list[list[Tile]], stock: list[Tile], leader: int | None
+    ) -> TrainHand:
+        """Round r is played from the double of 13 - r."""
+        number = ROUNDS - 1 - state.hands_played
+        return TrainHand(deal, stock, Tile.of(number, number), state.options.mexican_train)
+
+    def score(self, state: MatchState, end: HandEnd) -> Scored:
+        """Everyone's penalty is what is left in their hand; the winner is who went out."""
+        points = [self._penalty(state, hand) for hand in end.hands]
+        winner = end.seat if end.ending is Ending.DOMINO else None
+        return Scored(winner, tuple(points), add(state.scores, points))
+
+    def next_leader(self, state: MatchState, end: HandEnd, scored: Scored) -> None:
+        """Nobody: the next round's engine double picks its own leader."""
+        return None
+
+    def winners(self, state: MatchState) -> tuple[int, ...] | None:
+        """After 13 rounds, the lowest total (equal totals share the win)."""
+        if state.hands_played < ROUNDS:
+            return None
+        best = min(state.scores)
+        return tuple(s for s, score in enumerate(state.scores) if score == best)
+
+    def finish_winners(self, state: MatchState) -> tuple[int, ...]:
+        """Penalties: the lowest total wins."""
+        best = min(state.scores)
+        return tuple(s for s, score in enumerate(state.scores) if score == best)
+
+    @staticmethod
+    def _penalty(state: MatchState, hand: tuple[Tile, ...]) -> int:
+        blank = DOUBLE_BLANK_PENALTY if state.options.double_blank_50 else 0
+        return sum(blank if t is DOUBLE_BLANK and blank else t.value for t in hand)

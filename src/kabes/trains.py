@@ -1,0 +1,285 @@
+"""A round of Mexican Train: the engine, a train per seat, markers, open doubles.
+
+The round's double is the engine; whoever holds it sets it (if nobody does, seats draw in turn
+from seat 0 until someone draws it) and plays first. In the first round of turns each player
+plays as many tiles as fit their own train, and only there; who can play none draws one, plays
+it if it fits, else marks their train. From then on a turn is one tile, on the player's own
+train, a marked train or the public train; a double must be satisfied at once, and while one is
+open everybody may play only on it. Who cannot play draws one tile and plays it if they can,
+otherwise marks their own train and passes. The round ends when a player is out, or when every
+player in turn has passed with the stock empty.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from dataclasses import dataclass, field
+
+from kabes.errors import IllegalMove, MatchOver
+from kabes.events import DrewCount, Drew, EngineSet, Event, MarkerChanged, Passed, Played
+from kabes.moves import PUBLIC, Move, Play, Timeout
+from kabes.results import Ending, HandEnd
+from kabes.tiles import Tile
+
+
+@dataclass(slots=True)
+class Train:
+    """One train: the tiles laid from the engine outwards, each as (touching, open) half."""
+
+    end: int
+    laid: list[tuple[int, int]] = field(default_factory=list)
+
+    def place(self, tile: Tile) -> None:
+        """Lay ``tile`` on the open end; the caller has checked that it fits."""
+        outer = tile.other(self.end)
+        self.laid.append((self.end, outer))
+        self.end = outer
+
+    def copy(self) -> Train:
+        """An independent copy."""
+        return Train(self.end, list(self.laid))
+
+
+class TrainHand:
+    """One round of Mexican Train; see the module docstring for the table's own actions."""
+
+    def __init__(
+        self, deal: list[list[Tile]], stock: list[Tile], engine: Tile, public_train: bool
+    ) -> None:
+        self.players = len(deal)
+        self.hands: list[list[Tile]] = [sorted(h) for h in deal]
+        self.stock = list(stock)
+        self.drawn = 0
+        self.engine = engine
+        self.trains = [Train(engine.low) for _ in range(self.players)]
+        self.public: Train | None = Train(engine.low) if public_train else None
+        self.marked = [False] * self.players
+        self.open_double: str | None = None
+        """The place (seat number or ``M``) of a double waiting to be satisfied."""
+        self.first_turn_done = [False] * self.players
+        self.played_this_turn = False
+        self.drawn_tile: Tile | None = None
+        """The tile drawn this turn: the only one the player may still play."""
+        self.empty_passes = 0
+        self.leader = 0
+        self.turn: int | None = None
+        self.end: HandEnd | None = None
+        self.moves: list[str] = []
+        self.passes: list[tuple[int, tuple[int, ...]]] = []
+        self.draw_counts = [0] * self.players
+
+    @property
+    def stock_left(self) -> int:
+        """Tiles still face down in the stock."""
+        return len(self.stock) - self.drawn
+
+    def start(self) -> list[Event]:
+        """Set the engine (drawing for it if nobody holds it) and start the first turn."""
+        if self.turn is not None or self.end is not None:
+            return []
+        events: list[Event] = []
+        setter = next((s for s, h in enumerate(self.hands) if self.engine in h), None)
+        seat = 0
+        while setter is None:
+            tile = self._draw(seat)
+            events += [Drew(seat, (tile,)), DrewCount(seat, 1)]
+            if tile is self.engine:
+                setter = seat
+            seat = (seat + 1) % self.players
+        self.hands[setter].remove(self.engine)
+        self.leader = setter
+        events.append(EngineSet(setter, self.engine))
+        events += self._begin_turn(setter)
+        return events
+
+    def places(self, seat: int) -> list[str]:
+        """Where ``seat`` may play now, in first-fit order."""
+        if not self.first_turn_done[seat]:
+            return [str(seat)]
+        if self.open_double is not None:
+            return [self.open_double]
+        out = [str(seat)]
+        if self.public is not None:
+            out.append(PUBLIC)
+        out += [str(s) for s in range(self.players) if s != seat and self.marked[s]]
+        return out
+
+    def train(self, place: str) -> Train:
+        """The train at ``place`` (a seat number or ``M``)."""
+        if place == PUBLIC:
+            assert self.public is not None
+            return self.public
+        return self.trains[int(place)]
+
+    def legal_moves(self) -> list[Play]:
+        """Every play of the seat to move: tiles ascending, places in first-fit order."""
+        if self.turn is None:
+            return []
+        return self._moves(self.turn)
+
+    def timeout_move(self) -> Play:
+        """The first tile, ascending, that fits a place the player may use, on the first place."""
+        moves = self.legal_moves()
+        if not moves:
+            raise MatchOver("the round is over: nobody is to play")
+        return moves[0]
+
+    def apply(self, move: Move) -> list[Event]:
+        """Play ``move`` for the seat to move, then whatever the table does until a choice."""
+        play, timed = self._resolve(move)
+        seat = self.turn
+        assert seat is not None and play.at is not None
+        tile = play.tile
+        train = self.train(play.at)
+        self.hands[seat].remove(tile)
+        train.place(tile)
+        self.moves.append("timeout" if timed else str(play))
+        self.empty_passes = 0
+        self.played_this_turn = True
+        self.drawn_tile = None
+        events: list[Event] = [Played(seat, tile, str(play), timed)]
+        if play.at == str(seat) and self.marked[seat]:
+            self.marked[seat] = False
+            events.append(MarkerChanged(seat, False))
+        if not self.hands[seat]:
+            self._finish(Ending.DOMINO, seat)
+            return events
+        if not self.first_turn_done[seat]:
+            # A drawn tile ends the first turn; otherwise play on while a tile fits.
+            if self._drew_this_turn or not self._moves(seat):
+                return events + self._end_turn(seat)
+            return events
+        if tile.is_double:
+            # A new obligation: satisfy it, drawing one more tile if need be.
+            self.open_double = play.at
+            self._drew_this_turn = False
+            return events + self._continue(seat)
+        if self.open_double == play.at:
+            self.open_double = None
+        return events + self._end_turn(seat)
+
+    def copy(self) -> TrainHand:
+        """An independent copy, for search and what-if."""
+        other = TrainHand.__new__(TrainHand)
+        for name in _FIELDS:
+            setattr(other, name, getattr(self, name))
+        other.hands = [list(h) for h in self.hands]
+        other.trains = [t.copy() for t in self.trains]
+        other.public = None if self.public is None else self.public.copy()
+        other.marked = list(self.marked)
+        other.first_turn_done = list(self.first_turn_done)
+        other.moves = list(self.moves)
+        other.passes = list(self.passes)
+        other.draw_counts = list(self.draw_counts)
+        return other
+
+    # -- the table's own actions ------------------------------------------------------------
+
+    _drew_this_turn = False
+
+    def _moves(self, seat: int) -> list[Play]:
+        tiles = [self.drawn_tile] if self.drawn_tile is not None else self.hands[seat]
+        places = [(p, self.train(p).end) for p in self.places(seat)]
+        return [Play(t, p, end) for t in tiles for p, end in places if t.has(end)]
+
+    def _begin_turn(self, seat: int) -> list[Event]:
+        self.turn = seat
+        self.played_this_turn = False
+        self.drawn_tile = None
+        self._drew_this_turn = False
+        return self._continue(seat)
+
+    def _continue(self, seat: int) -> list[Event]:
+        """Stop if the seat has a move; else draw one tile, or mark and pass."""
+        if self._moves(seat):
+            return []
+        events: list[Event] = []
+        if self.stock_left and not self._drew_this_turn:
+            tile = self._draw(seat)
+            self._drew_this_turn = True
+            events += [Drew(seat, (tile,)), DrewCount(seat, 1)]
+            self.drawn_tile = tile
+            if self._moves(seat):
+                return events
+            self.drawn_tile = None
+        elif not self._drew_this_turn:
+            self.empty_passes += 1
+        if not self.marked[seat]:
+            self.marked[seat] = True
+            events.append(MarkerChanged(seat, True))
+        numbers = tuple(self.train(p).end for p in self.places(seat))
+        self.passes.append((seat, numbers))
+        events.append(Passed(seat, numbers))
+        if self.empty_passes >= self.players:
+            self._finish(Ending.BLOCKED, seat)
+            return events
+        return events + self._end_turn(seat)
+
+    def _end_turn(self, seat: int) -> list[Event]:
+        self.first_turn_done[seat] = True
+        return self._begin_turn((seat + 1) % self.players)
+
+    def _draw(self, seat: int) -> Tile:
+        tile = self.stock[self.drawn]
+        self.drawn += 1
+        insort(self.hands[seat], tile)
+        self.draw_counts[seat] += 1
+        return tile
+
+    def _resolve(self, move: Move) -> tuple[Play, bool]:
+        """The full play ``move`` stands for, and whether the table chose it; or a refusal."""
+        seat = self.turn
+        if seat is None:
+            raise MatchOver("the round is over: nobody is to play")
+        if isinstance(move, Timeout):
+            return self.timeout_move(), True
+        tile = move.tile
+        if tile not in self.hands[seat]:
+            raise IllegalMove(f"seat {seat} does not hold {tile}")
+        if self.drawn_tile is not None and tile is not self.drawn_tile:
+            raise IllegalMove(f"after drawing, only the drawn tile {self.drawn_tile} may be played")
+        places = self.places(seat)
+        fitting = [p for p in places if tile.has(self.train(p).end)]
+        at = move.at
+        if at is None:
+            if len(fitting) != 1:
+                where = "nowhere" if not fitting else "on " + ", ".join(fitting)
+                raise IllegalMove(f"{tile} fits {where}: say which train, like {tile}@{seat}")
+            at = fitting[0]
+        elif at not in fitting:
+            raise IllegalMove(self._why_not(seat, tile, at))
+        return Play(tile, at, self.train(at).end), False
+
+    def _why_not(self, seat: int, tile: Tile, at: str) -> str:
+        if at == PUBLIC and self.public is None:
+            return "this table plays without a public train"
+        if at != PUBLIC and int(at) >= self.players:
+            return f"there is no train {at}: seats go from 0 to {self.players - 1}"
+        if at not in self.places(seat):
+            if not self.first_turn_done[seat]:
+                return "in the first round of turns you play only on your own train"
+            if self.open_double is not None:
+                return f"the double on train {self.open_double} must be satisfied first"
+            return f"train {at} is not marked: you may not play on it"
+        return f"{tile} does not fit train {at}, which ends in {self.train(at).end}"
+
+    def _finish(self, ending: Ending, seat: int) -> None:
+        hands = tuple(tuple(h) for h in self.hands)
+        self.end = HandEnd(ending, seat, False, hands, self.leader)
+        self.turn = None
+
+
+_FIELDS = (
+    "players",
+    "stock",
+    "drawn",
+    "engine",
+    "open_double",
+    "played_this_turn",
+    "drawn_tile",
+    "empty_passes",
+    "leader",
+    "turn",
+    "end",
+    "_drew_this_turn",
+)
