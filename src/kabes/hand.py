@@ -27,6 +27,10 @@ class Hand(Protocol):
     end: HandEnd | None
     moves: list[str]
     """The moves so far, in record notation."""
+    passes: list[tuple[int, tuple[int, ...]]]
+    """Every pass so far: the seat, and the open numbers it could not match."""
+    draw_counts: list[int]
+    """Tiles drawn this hand, per seat."""
 
     def start(self) -> list[Event]:
         """Make what the table does before the first choice (draws, the engine)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from bisect import insort
 
 from kabes.errors import IllegalMove, MatchOver
-from kabes.events import DrewCount, Drew, Event, Passed, Played
+from kabes.events import Drew, DrewCount, Event, Passed, Played
 from kabes.line import Line
 from kabes.moves import LEFT, RIGHT, Move, Play, Timeout
 from kabes.results import Ending, HandEnd
@@ -40,7 +40,7 @@ class LineHand:
         self.forced_lead = forced_lead
         self.turn: int | None = leader
         self.line: Line | None = None
-        self.passes: list[tuple[int, tuple[int, int]]] = []
+        self.passes: list[tuple[int, tuple[int, ...]]] = []
         self.draw_counts = [0] * self.players
         self.last_player: int | None = None
         self.end: HandEnd | None = None

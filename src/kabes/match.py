@@ -17,7 +17,7 @@ from kabes.events import Dealt, Event, HandEnded, HandStarted, LeadDrawn, Leader
 from kabes.hand import Hand
 from kabes.line_hand import LineHand
 from kabes.moves import Move
-from kabes.options import check_options, changed_options
+from kabes.options import changed_options, check_options
 from kabes.results import HandResult, MatchResult
 from kabes.rules import MatchState, Rules, get_rules
 from kabes.tiles import Tile, full_set
@@ -111,7 +111,7 @@ class Match:
         if by_chance and leader is None:
             raise BadRecord("this hand's leader is drawn for: the record must give it")
         if not by_chance and leader is not None:
-            raise BadRecord("this hand's leader follows from the rules: the record must not give it")
+            raise BadRecord("this hand's leader follows from the rules: give no leader")
         if leader is not None and not 0 <= leader < self.players:
             raise BadRecord(f"leader {leader} is not a seat (0 to {self.players - 1})")
         hand = self.rules.new_hand(self.state, deal, stock, leader)

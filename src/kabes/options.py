@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from itertools import pairwise
 from typing import Any
 
 from kabes.errors import BadOptions
@@ -88,7 +89,7 @@ def _checked(variant: str, spec: OptionSpec, value: Any) -> int | bool:
 def _describe(choices: tuple[int, ...]) -> str:
     if len(choices) > 6:
         step = choices[1] - choices[0]
-        if all(b - a == step for a, b in zip(choices, choices[1:], strict=False)):
+        if all(b - a == step for a, b in pairwise(choices)):
             return f"from {choices[0]} to {choices[-1]} in steps of {step}"
     if len(choices) == 1:
         return str(choices[0])

@@ -16,7 +16,7 @@ from bisect import insort
 from dataclasses import dataclass, field
 
 from kabes.errors import IllegalMove, MatchOver
-from kabes.events import DrewCount, Drew, EngineSet, Event, MarkerChanged, Passed, Played
+from kabes.events import Drew, DrewCount, EngineSet, Event, MarkerChanged, Passed, Played
 from kabes.moves import PUBLIC, Move, Play, Timeout
 from kabes.results import Ending, HandEnd
 from kabes.tiles import Tile

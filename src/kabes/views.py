@@ -1,0 +1,134 @@
+"""A seat's view of a match: the one place where hidden information is hidden.
+
+Everything a player, a computer player or a client is shown goes through :func:`view`. A seat
+sees its own tiles, the others' tile counts, the line (or the trains, markers and the open
+double), the stock size, every pass with its numbers, every draw's size, the scores, whose turn
+it is and, when it is this seat's turn, its legal moves. Once a hand is over, every hand is
+shown face up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kabes.errors import BadOptions
+from kabes.hand import Hand
+from kabes.line_hand import LineHand
+from kabes.match import Match
+from kabes.moves import PUBLIC, Play
+from kabes.options import Options
+from kabes.results import HandResult, MatchResult
+from kabes.tiles import Tile
+from kabes.trains import TrainHand
+
+
+@dataclass(frozen=True, slots=True)
+class TrainView:
+    """One train as everybody sees it: owner (None for the public train), tiles, end."""
+
+    owner: int | None
+    laid: tuple[tuple[int, int], ...]
+    end: int
+    marked: bool
+
+    @property
+    def place(self) -> str:
+        """The train's name in moves: the owner's seat, or ``M``."""
+        return PUBLIC if self.owner is None else str(self.owner)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may know of a match at this moment."""
+
+    variant: str
+    players: int
+    seat: int
+    teams: bool
+    options: Options
+    hand_number: int
+    """1 for the first hand (or round); 0 before any deal."""
+    hand: tuple[Tile, ...]
+    counts: tuple[int, ...]
+    """Tiles in each seat's hand."""
+    stock: int
+    turn: int | None
+    leader: int | None
+    legal: tuple[Play, ...]
+    """This seat's legal moves, when it is this seat's turn."""
+    line: tuple[tuple[int, int], ...] | None
+    ends: tuple[int, int] | None
+    forced_lead: Tile | None
+    engine: Tile | None
+    trains: tuple[TrainView, ...]
+    open_double: str | None
+    passes: tuple[tuple[int, tuple[int, ...]], ...]
+    draws: tuple[int, ...]
+    """How many tiles each seat has drawn this hand."""
+    scores: tuple[int, ...]
+    revealed: tuple[tuple[Tile, ...], ...] | None
+    """Every hand face up, once the hand is over."""
+    last_result: HandResult | None
+    match_result: MatchResult | None
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this seat is to move."""
+        return self.turn == self.seat
+
+    def party(self, seat: int) -> int:
+        """The team (seats 0 and 2 are team 0) or the seat itself."""
+        return seat % 2 if self.teams else seat
+
+
+def view(match: Match, seat: int) -> View:
+    """What ``seat`` may see of ``match`` now."""
+    if not 0 <= seat < match.players:
+        raise BadOptions(f"seat {seat} is not at this table (0 to {match.players - 1})")
+    hand = match.hand
+    line = hand.line if isinstance(hand, LineHand) else None
+    trains = hand if isinstance(hand, TrainHand) else None
+    nobody = (0,) * match.players
+    return View(
+        variant=match.variant,
+        players=match.players,
+        seat=seat,
+        teams=match.rules.teams,
+        options=match.options,
+        hand_number=len(match.log),
+        hand=() if hand is None else tuple(hand.hands[seat]),
+        counts=nobody if hand is None else tuple(len(h) for h in hand.hands),
+        stock=0 if hand is None else hand.stock_left,
+        turn=None if hand is None else hand.turn,
+        leader=None if hand is None else hand.leader,
+        legal=tuple(hand.legal_moves()) if hand is not None and hand.turn == seat else (),
+        line=None if line is None else tuple(line.laid),
+        ends=None if line is None else line.ends,
+        forced_lead=hand.forced_lead if isinstance(hand, LineHand) and line is None else None,
+        engine=None if trains is None else trains.engine,
+        trains=() if trains is None else _trains(trains),
+        open_double=None if trains is None else trains.open_double,
+        passes=() if hand is None else tuple(hand.passes),
+        draws=nobody if hand is None else tuple(hand.draw_counts),
+        scores=tuple(match.state.scores),
+        revealed=_face_up(hand),
+        last_result=match.log[-1].result if match.log else None,
+        match_result=match.result,
+    )
+
+
+def _trains(hand: TrainHand) -> tuple[TrainView, ...]:
+    trains = tuple(
+        TrainView(owner, tuple(t.laid), t.end, hand.marked[owner])
+        for owner, t in enumerate(hand.trains)
+    )
+    if hand.public is not None:
+        trains += (TrainView(None, tuple(hand.public.laid), hand.public.end, False),)
+    return trains
+
+
+def _face_up(hand: Hand | None) -> tuple[tuple[Tile, ...], ...] | None:
+    """Every hand, but only once the hand is over."""
+    if hand is None or hand.end is None:
+        return None
+    return tuple(tuple(h) for h in hand.hands)
