@@ -9,11 +9,12 @@ record that breaks a rule is refused with an error naming the hand, the move and
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 from kabes.errors import BadRecord, KabesError
+from kabes.events import Event
 from kabes.match import Match
 from kabes.moves import parse_move
 from kabes.tiles import Tile, parse_tile
@@ -39,8 +40,13 @@ def load_record(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def replay(record: Mapping[str, Any]) -> Match:
-    """Rebuild the match a record describes; BadRecord naming the hand and move if it can't."""
+def replay(
+    record: Mapping[str, Any], on_events: Callable[[list[Event]], None] | None = None
+) -> Match:
+    """Rebuild the match a record describes; BadRecord naming the hand and move if it can't.
+
+    ``on_events`` is handed the events of every step, for a replay shown as it goes."""
+    tell = on_events or _ignore
     _check_fields(record, RECORD_FIELDS, "the record")
     variant = _typed(record, "variant", str, "the record")
     players = _typed(record, "players", int, "the record")
@@ -68,7 +74,7 @@ def replay(record: Mapping[str, Any]) -> Match:
         if leader is not None and (isinstance(leader, bool) or not isinstance(leader, int)):
             raise BadRecord(f"{where}: leader must be a seat number")
         try:
-            match.start_hand(deal, stock, leader)
+            tell(match.start_hand(deal, stock, leader))
         except KabesError as err:
             raise BadRecord(f"{where}: {err.message}") from None
         for index, text in enumerate(_typed(hand, "moves", list, where), 1):
@@ -78,7 +84,7 @@ def replay(record: Mapping[str, Any]) -> Match:
             if not match.hand_in_progress:
                 raise BadRecord(f"{at}: the hand is already over")
             try:
-                match.apply(None, parse_move(text, top))
+                tell(match.apply(None, parse_move(text, top)))
             except KabesError as err:
                 raise BadRecord(f"{at}: {err.message}") from None
     return match
@@ -130,6 +136,10 @@ def to_record(match: Match) -> dict[str, Any]:
 def save_record(match: Match, path: str | Path) -> None:
     """Write the record of ``match`` to ``path`` as indented JSON."""
     Path(path).write_text(json.dumps(to_record(match), indent=1) + "\n", encoding="utf-8")
+
+
+def _ignore(events: list[Event]) -> None:
+    """Nobody is watching."""
 
 
 def _check_fields(data: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:
