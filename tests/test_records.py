@@ -228,29 +228,31 @@ def test_end_may_be_left_out_where_only_one_place_fits(name: str) -> None:
     assert filled(short)["result"] == record["result"]
 
 
-@pytest.mark.parametrize("name", RECORD_NAMES)
-def test_lead_written_the_other_way_round_changes_the_ends(name: str) -> None:
-    """A lead ``a-b`` lays a on the left: written ``b-a`` it swaps the ends, so the record's
-    next move that names an end either fails or lands elsewhere."""
-    record = load(name)
-    if record["variant"] == "mexican-train":
-        pytest.skip("Mexican Train has no lead on a line")
-    first = record["hands"][0]["moves"][0]
-    a, _, b = first.partition("-")
-    if a == b or first == "timeout":
-        pytest.skip("the first lead is a double or a timeout")
-    record["hands"][0]["moves"][0] = f"{b}-{a}"
-    match = Match(record["variant"], record["players"], record.get("options", {}))
-    top = match.rules.top
-    hand = record["hands"][0]
-    match.start_hand(
-        [[parse_tile(t, top) for t in seat] for seat in hand["deal"]],
-        [parse_tile(t, top) for t in hand["stock"]],
-        hand.get("leader"),
-    )
-    match.apply(None, parse_move(f"{b}-{a}", top))
+@pytest.mark.parametrize("seed", range(5))
+def test_lead_lays_the_first_written_number_on_the_left(seed: int) -> None:
+    """``6-3`` as a lead lays 6 on the left and 3 on the right; ``3-6`` the other way round;
+    a ``timeout`` lead lays the lower number on the left."""
+    def first_hand() -> Match:
+        match = Match("partnership", rng=Random(seed))
+        match.deal_hand()
+        return match
+
+    match = first_hand()
+    assert match.hand is not None and match.turn is not None
+    held = list(match.hand.hands[match.turn])
+    for tile in [t for t in held if not t.is_double][:3]:
+        for left, right in ((tile.high, tile.low), (tile.low, tile.high)):
+            match = first_hand()
+            match.apply(None, parse_move(f"{left}-{right}", 6))
+            line = match.hand.line  # type: ignore[union-attr]
+            assert (line.left, line.right) == (left, right)
+            assert match.hand.moves == [f"{left}-{right}"]  # type: ignore[union-attr]
+    match = first_hand()
+    match.apply(None, TIMEOUT)
     line = match.hand.line  # type: ignore[union-attr]
-    assert (line.left, line.right) == (int(b), int(a))
+    lowest = min(held)
+    assert (line.left, line.right) == (lowest.low, lowest.high)
+    assert match.hand.moves == ["timeout"]  # type: ignore[union-attr]
 
 
 # -- unfinished records ---------------------------------------------------------------------
@@ -361,7 +363,9 @@ def test_replay_rebuilds_the_same_position() -> None:
 
 
 @pytest.mark.xfail(
-    reason="DESIGN.md records have no field for the host's 'Finish match'", strict=False
+    reason="DESIGN.md records have no field for the host's 'Finish match': replay cannot "
+    "know the host finished, so the saved finished=True comes back finished=False",
+    strict=True,
 )
 def test_a_host_finished_match_replays_exactly() -> None:
     """An open-ended match the host finished is saved as finished; its replay should agree."""
@@ -501,7 +505,9 @@ def test_tile_not_in_the_set_is_refused() -> None:
     assert named(message, 1), message
 
 
-@pytest.mark.parametrize("name", ["partnership-4.json", "haitian-2.json", "mexican-train-3-two-rounds.json"])
+@pytest.mark.parametrize(
+    "name", ["partnership-4.json", "haitian-2.json", "mexican-train-3-two-rounds.json"]
+)
 def test_wrong_hand_size_is_refused(name: str) -> None:
     """A seat dealt one tile too many (another one too few) is refused, naming the hand."""
     record = stripped(load(name))

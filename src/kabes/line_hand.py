@@ -145,7 +145,8 @@ class LineHand:
                 raise IllegalMove(f"{move}: the lead is a bare tile, with no end")
             if self.forced_lead is not None and tile is not self.forced_lead:
                 raise IllegalMove(f"this hand must be led with {self.forced_lead}, not {tile}")
-            return Play(tile, None, tile.low if move.first is None else move.first), False
+            first = move.first if move.first is not None and tile.has(move.first) else tile.low
+            return Play(tile, None, first), False
         fitting = [end for end in ENDS if line.fits(tile, end)]
         if not fitting:
             raise IllegalMove(f"{tile} fits neither end ({line.left} and {line.right})")
