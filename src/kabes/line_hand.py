@@ -42,6 +42,9 @@ class LineHand:
         self.line: Line | None = None
         self.passes: list[tuple[int, tuple[int, ...]]] = []
         self.draw_counts = [0] * self.players
+        self.voids: list[frozenset[int]] = [frozenset()] * self.players
+        """Numbers each seat is known (by everyone) not to hold: those it could not match
+        when it last drew, and at every pass since."""
         self.last_player: int | None = None
         self.end: HandEnd | None = None
         self.moves: list[str] = []
@@ -125,6 +128,7 @@ class LineHand:
         other.line = None if self.line is None else self.line.copy()
         other.passes = list(self.passes)
         other.draw_counts = list(self.draw_counts)
+        other.voids = list(self.voids)
         other.last_player = self.last_player
         other.end = self.end
         other.moves = list(self.moves)
@@ -182,6 +186,7 @@ class LineHand:
                 return events
             assert self.line is not None
             self.passes.append((seat, self.line.ends))
+            self.voids[seat] = self.voids[seat] | frozenset(self.line.ends)
             events.append(Passed(seat, self.line.ends))
 
     def _draw_until_fit(self, seat: int) -> tuple[Tile, ...]:
@@ -196,6 +201,8 @@ class LineHand:
             if tile.has(left) or tile.has(right):
                 break
         self.draw_counts[seat] += len(drawn)
+        # Drawn tiles may hold any number: only the ends just missed are known to be void.
+        self.voids[seat] = frozenset((left, right))
         return tuple(drawn)
 
     def _finish(self, ending: Ending, seat: int, capicu: bool) -> None:

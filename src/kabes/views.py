@@ -65,6 +65,8 @@ class View:
     passes: tuple[tuple[int, tuple[int, ...]], ...]
     draws: tuple[int, ...]
     """How many tiles each seat has drawn this hand."""
+    voids: tuple[frozenset[int], ...]
+    """Numbers each seat is publicly known not to hold (from its passes and draws)."""
     scores: tuple[int, ...]
     revealed: tuple[tuple[Tile, ...], ...] | None
     """Every hand face up, once the hand is over."""
@@ -110,6 +112,7 @@ def view(match: Match, seat: int) -> View:
         open_double=None if trains is None else trains.open_double,
         passes=() if hand is None else tuple(hand.passes),
         draws=nobody if hand is None else tuple(hand.draw_counts),
+        voids=tuple(hand.voids) if isinstance(hand, LineHand) else (frozenset(),) * match.players,
         scores=tuple(match.state.scores),
         revealed=_face_up(hand),
         last_result=match.log[-1].result if match.log else None,
