@@ -57,7 +57,8 @@ class TrainHand:
         self.open_double: str | None = None
         """The place (seat number or ``M``) of a double waiting to be satisfied."""
         self.first_turn_done = [False] * self.players
-        self.played_this_turn = False
+        self.drew_this_turn = False
+        """Whether the seat to move has drawn this turn (it may draw only once)."""
         self.drawn_tile: Tile | None = None
         """The tile drawn this turn: the only one the player may still play."""
         self.empty_passes = 0
@@ -135,7 +136,6 @@ class TrainHand:
         train.place(tile)
         self.moves.append("timeout" if timed else str(play))
         self.empty_passes = 0
-        self.played_this_turn = True
         self.drawn_tile = None
         events: list[Event] = [Played(seat, tile, str(play), timed)]
         if play.at == str(seat) and self.marked[seat]:
@@ -146,13 +146,13 @@ class TrainHand:
             return events
         if not self.first_turn_done[seat]:
             # A drawn tile ends the first turn; otherwise play on while a tile fits.
-            if self._drew_this_turn or not self._moves(seat):
+            if self.drew_this_turn or not self._moves(seat):
                 return events + self._end_turn(seat)
             return events
         if tile.is_double:
             # A new obligation: satisfy it, drawing one more tile if need be.
             self.open_double = play.at
-            self._drew_this_turn = False
+            self.drew_this_turn = False
             return events + self._continue(seat)
         if self.open_double == play.at:
             self.open_double = None
@@ -175,8 +175,6 @@ class TrainHand:
 
     # -- the table's own actions ------------------------------------------------------------
 
-    _drew_this_turn = False
-
     def _moves(self, seat: int) -> list[Play]:
         tiles = [self.drawn_tile] if self.drawn_tile is not None else self.hands[seat]
         places = [(p, self.train(p).end) for p in self.places(seat)]
@@ -184,9 +182,8 @@ class TrainHand:
 
     def _begin_turn(self, seat: int) -> list[Event]:
         self.turn = seat
-        self.played_this_turn = False
         self.drawn_tile = None
-        self._drew_this_turn = False
+        self.drew_this_turn = False
         return self._continue(seat)
 
     def _continue(self, seat: int) -> list[Event]:
@@ -194,15 +191,15 @@ class TrainHand:
         if self._moves(seat):
             return []
         events: list[Event] = []
-        if self.stock_left and not self._drew_this_turn:
+        if self.stock_left and not self.drew_this_turn:
             tile = self._draw(seat)
-            self._drew_this_turn = True
+            self.drew_this_turn = True
             events += [Drew(seat, (tile,)), DrewCount(seat, 1)]
             self.drawn_tile = tile
             if self._moves(seat):
                 return events
             self.drawn_tile = None
-        elif not self._drew_this_turn:
+        elif not self.drew_this_turn:
             self.empty_passes += 1
         if not self.marked[seat]:
             self.marked[seat] = True
@@ -275,11 +272,10 @@ _FIELDS = (
     "drawn",
     "engine",
     "open_double",
-    "played_this_turn",
     "drawn_tile",
     "empty_passes",
     "leader",
     "turn",
     "end",
-    "_drew_this_turn",
+    "drew_this_turn",
 )

@@ -68,6 +68,18 @@ class View:
     voids: tuple[frozenset[int], ...]
     """Numbers each seat is publicly known not to hold (from its passes and draws)."""
     scores: tuple[int, ...]
+    hands_played: int
+    """Hands (or rounds) finished so far in the match."""
+    hand_wins: tuple[int, ...]
+    """Hands won so far, per party (the Wa tie-break)."""
+    last_player: int | None
+    """Who played the last tile on the line (the blocker, if the hand blocks now)."""
+    first_turns_done: tuple[bool, ...]
+    """Mexican Train: which seats have had their first turn of the round."""
+    drew_this_turn: bool
+    """Mexican Train: the seat to move has already drawn this turn."""
+    empty_passes: int
+    """Mexican Train: passes in a row made with the stock empty."""
     revealed: tuple[tuple[Tile, ...], ...] | None
     """Every hand face up, once the hand is over."""
     last_result: HandResult | None
@@ -114,6 +126,12 @@ def view(match: Match, seat: int) -> View:
         draws=nobody if hand is None else tuple(hand.draw_counts),
         voids=tuple(hand.voids) if isinstance(hand, LineHand) else (frozenset(),) * match.players,
         scores=tuple(match.state.scores),
+        hands_played=match.state.hands_played,
+        hand_wins=tuple(match.state.hand_wins),
+        last_player=hand.last_player if isinstance(hand, LineHand) else None,
+        first_turns_done=() if trains is None else tuple(trains.first_turn_done),
+        drew_this_turn=trains is not None and trains.drew_this_turn,
+        empty_passes=0 if trains is None else trains.empty_passes,
         revealed=_face_up(hand),
         last_result=match.log[-1].result if match.log else None,
         match_result=match.result,
