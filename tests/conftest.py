@@ -26,7 +26,9 @@ def pips(text: str) -> int:
     return sum(t.low + t.high for t in tiles(text))
 
 
-def deal_of(hands: Sequence[str], stock: str = "", top: int = 6) -> tuple[list[list[Tile]], list[Tile]]:
+def deal_of(
+    hands: Sequence[str], stock: str = "", top: int = 6
+) -> tuple[list[list[Tile]], list[Tile]]:
     """The deal written in ``hands`` and the stock: ``stock`` first, then the rest ascending."""
     deal = [tiles(h) for h in hands]
     first = tiles(stock)
@@ -71,3 +73,54 @@ def play_out(match: Match) -> list[Event]:
 def of_type(events: Sequence[Event], kind: type) -> list[Any]:
     """The events of one type, in order."""
     return [e for e in events if isinstance(e, kind)]
+
+
+BLOCK_SCRIPT = "6-6 6-0@L 0-1@L 1-6@L 6-2@L 2-3@L 3-6@L 6-4@L 4-5@L 5-6@L"
+"""Ten plays that block a double-six hand: every 6 is laid and both ends show 6."""
+
+
+def blocked_hands(extras: Sequence[str], leader: int = 0) -> list[str]:
+    """Hands for a hand that blocks after BLOCK_SCRIPT led by ``leader``.
+
+    Play i of the script is made by seat (leader + i) % n, so the blocking tile is played by
+    seat (leader + 9) % n; ``extras[seat]`` are the tiles that seat keeps.
+    """
+    hands = [e.split() for e in extras]
+    for i, move in enumerate(BLOCK_SCRIPT.split()):
+        hands[(leader + i) % len(extras)].append(move.split("@")[0])
+    return [" ".join(h) for h in hands]
+
+
+KABES_2P = ["6-6 6-5 5-4 4-3 3-2 2-1 1-0", "6-4 4-4 4-2 2-2 2-0 0-0 5-5"]
+KABES_2P_SCRIPT = "6-6 6-4@R 6-5@L 4-4@R 5-4@L 4-2@R 4-3@L 2-2@R 3-2@L 2-0@R 2-1@L 0-0@R 1-0@L"
+"""Seat 0 goes out with 1-0 on ends 1 and 0 (a 2 KABÈS, a capicú); seat 1 keeps 5-5."""
+
+TONBE_2P = ["6-6 6-5 5-4 4-3 3-2 2-1 1-0", "6-4 4-4 4-2 2-2 2-0 0-5 5-5"]
+TONBE_2P_SCRIPT = "6-6 6-4@R 6-5@L 4-4@R 5-4@L 4-2@R 4-3@L 2-2@R 3-2@L 2-0@R 2-1@L 0-5@R 1-0@L"
+"""Seat 0 goes out with 1-0 on ends 1 and 5 (a TONBE); seat 1 keeps 5-5."""
+
+KABES_4P = [
+    "5-6 4-5 4-4 2-4 1-6 0-1 0-0",
+    "6-6 4-6 3-6 2-3 0-6 0-5 0-2",
+    "5-5 3-5 2-5 2-2 1-5 1-4 1-2",
+    "3-4 3-3 2-6 1-3 1-1 0-4 0-3",
+]
+KABES_4P_SCRIPT = (
+    "6-6 6-2@R 2-4@R 4-6@R 5-6@L 6-0@R 2-5@L 0-3@R 3-2@R "
+    "2-2@R 0-2@L 2-1@R 1-1@R 1-6@R 5-0@L 1-5@L 3-1@L 6-3@L"
+)
+"""Seat 1 (6-6) leads and goes out with 6-3 on ends 3 and 6 (a 2 KABÈS, a capicú).
+Left: seat 0 0-0 0-1 4-4 4-5 (18), seat 2 1-4 3-5 5-5 (23), seat 3 0-4 3-3 3-4 (17)."""
+
+TONBE_4P = [
+    "4-5 3-6 2-6 2-4 2-2 1-3 0-1",
+    "6-6 4-6 3-5 1-5 1-4 1-2 0-6",
+    "3-4 3-3 2-3 1-6 0-3 0-2 0-0",
+    "5-6 5-5 4-4 2-5 1-1 0-5 0-4",
+]
+TONBE_4P_SCRIPT = (
+    "6-6 1-6@L 6-5@R 3-1@L 5-3@R 3-0@R 0-5@R 6-3@L 5-1@R "
+    "1-1@R 2-6@L 1-2@L 0-1@L 6-0@L 1-4@R 4-3@R 4-6@L"
+)
+"""Seat 1 (6-6) leads and goes out with 4-6 on ends 6 and 3 (a TONBE).
+Left: seat 0 2-2 2-4 4-5 (19), seat 2 0-0 0-2 2-3 3-3 (13), seat 3 0-4 2-5 4-4 5-5 (29)."""

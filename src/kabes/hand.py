@@ -27,6 +27,8 @@ class Hand(Protocol):
     end: HandEnd | None
     moves: list[str]
     """The moves so far, in record notation."""
+    played: list[tuple[int, Play]]
+    """Every tile played so far with its seat."""
     passes: list[tuple[int, tuple[int, ...]]]
     """Every pass so far: the seat, and the open numbers it could not match."""
     draw_counts: list[int]

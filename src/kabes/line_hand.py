@@ -48,6 +48,8 @@ class LineHand:
         self.last_player: int | None = None
         self.end: HandEnd | None = None
         self.moves: list[str] = []
+        self.played: list[tuple[int, Play]] = []
+        """Every tile played so far with its seat, as everybody saw it."""
 
     def start(self) -> list[Event]:
         """Nothing happens before the lead: the leader always has a tile to lead."""
@@ -99,6 +101,7 @@ class LineHand:
             assert play.at is not None
             line.place(tile, play.at)
         self.moves.append("timeout" if timed else str(play))
+        self.played.append((seat, play))
         self.last_player = seat
         events: list[Event] = [Played(seat, tile, str(play), timed)]
         if not self.hands[seat]:
@@ -132,6 +135,7 @@ class LineHand:
         other.last_player = self.last_player
         other.end = self.end
         other.moves = list(self.moves)
+        other.played = list(self.played)
         return other
 
     def _resolve(self, move: Move) -> tuple[Play, bool]:

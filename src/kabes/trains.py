@@ -66,6 +66,8 @@ class TrainHand:
         self.turn: int | None = None
         self.end: HandEnd | None = None
         self.moves: list[str] = []
+        self.played: list[tuple[int, Play]] = []
+        """Every tile played so far with its seat, as everybody saw it."""
         self.passes: list[tuple[int, tuple[int, ...]]] = []
         self.draw_counts = [0] * self.players
 
@@ -135,6 +137,7 @@ class TrainHand:
         self.hands[seat].remove(tile)
         train.place(tile)
         self.moves.append("timeout" if timed else str(play))
+        self.played.append((seat, play))
         self.empty_passes = 0
         self.drawn_tile = None
         events: list[Event] = [Played(seat, tile, str(play), timed)]
@@ -169,6 +172,7 @@ class TrainHand:
         other.marked = list(self.marked)
         other.first_turn_done = list(self.first_turn_done)
         other.moves = list(self.moves)
+        other.played = list(self.played)
         other.passes = list(self.passes)
         other.draw_counts = list(self.draw_counts)
         return other

@@ -62,6 +62,8 @@ class View:
     engine: Tile | None
     trains: tuple[TrainView, ...]
     open_double: str | None
+    played: tuple[tuple[int, Play], ...]
+    """Every tile played this hand, in order, with the seat that played it."""
     passes: tuple[tuple[int, tuple[int, ...]], ...]
     draws: tuple[int, ...]
     """How many tiles each seat has drawn this hand."""
@@ -122,6 +124,7 @@ def view(match: Match, seat: int) -> View:
         engine=None if trains is None else trains.engine,
         trains=() if trains is None else _trains(trains),
         open_double=None if trains is None else trains.open_double,
+        played=() if hand is None else tuple(hand.played),
         passes=() if hand is None else tuple(hand.passes),
         draws=nobody if hand is None else tuple(hand.draw_counts),
         voids=tuple(hand.voids) if isinstance(hand, LineHand) else (frozenset(),) * match.players,

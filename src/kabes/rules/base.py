@@ -61,6 +61,10 @@ class Rules(ABC):
     default_players: int
     teams = False
 
+    def penalties(self, players: int) -> bool:
+        """Whether scores are penalties (lower is better) with this many players."""
+        return False
+
     @abstractmethod
     def option_specs(self, players: int) -> dict[str, OptionSpec]:
         """The options this variant accepts with ``players`` seats."""

@@ -36,6 +36,10 @@ class Haitian(Rules):
         self.seat_counts = (4,) if partners else (2, 3, 4)
         self.default_players = 4 if partners else 2
 
+    def penalties(self, players: int) -> bool:
+        """With 3 or 4 players each for themself, scores are penalties."""
+        return not self.teams and players > 2
+
     def option_specs(self, players: int) -> dict[str, OptionSpec]:
         """Online tables are open-ended; 3-4 players play ``hands`` hands (5 by default)."""
         specs = {"open_ended": flag("open_ended")}

@@ -27,6 +27,10 @@ class MexicanTrain(Rules):
     seat_counts = (2, 3, 4, 5, 6, 7, 8)
     default_players = 4
 
+    def penalties(self, players: int) -> bool:
+        """Scores are the pips left in hand: penalties."""
+        return True
+
     def option_specs(self, players: int) -> dict[str, OptionSpec]:
         """Two house rules, off by default: a public train, and 0-0 counting 50."""
         return {"mexican_train": flag("mexican_train"), "double_blank_50": flag("double_blank_50")}

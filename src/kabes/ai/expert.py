@@ -1,0 +1,136 @@
+"""The expert: it searches the hidden hands (information-set Monte Carlo).
+
+For every move it could make, it deals the hidden tiles again many times, consistently with
+everything its seat has seen (the tiles out, the numbers each seat lacks, the counts), plays
+each world out to the end of the hand with quick sensible players, scores the hand by the
+variant's own rules, and values the result for the match: points against the target, and a
+won or lost match above all. It keeps dealing until its time budget is spent and plays the
+move with the best average. All moves are tried in the same worlds, so luck cancels between
+them.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from random import Random
+
+from kabes.ai.knowledge import Hint, distinct
+from kabes.ai.skilled import Skilled
+from kabes.ai.worlds import rebuild
+from kabes.hand import Hand
+from kabes.moves import Move, Play
+from kabes.results import HandEnd
+from kabes.rules import MatchState, Rules, get_rules
+from kabes.views import View
+
+WIN = 3.0
+"""What winning (or losing) the match is worth, against points scaled to the target."""
+GREEDY = 0.75
+"""How often a playout player plays its heaviest tile rather than a random one."""
+MIN_WORLDS = 4
+
+
+class Expert:
+    """Searches sampled worlds within a time budget; see the module docstring."""
+
+    id = "expert"
+
+    def __init__(self, rng: Random, budget: float = 1.0) -> None:
+        self.rng = rng
+        self.budget = budget
+
+    def choose(self, view: View) -> Move:
+        """The move with the best expected value for the match."""
+        return self.hint(view).move
+
+    def hint(self, view: View) -> Hint:
+        """The best move, and how it did in the worlds searched."""
+        moves = distinct(view)
+        if not moves:
+            raise ValueError(f"seat {view.seat} has no move to make: it is not its turn")
+        if len(moves) == 1:
+            return Hint(moves[0], f"{moves[0].tile} is your only move")
+        values, worlds = self.evaluate(view, moves)
+        best = max(range(len(moves)), key=lambda i: values[i])
+        move = moves[best]
+        ranked = sorted(values, reverse=True)
+        margin = ranked[0] - ranked[1]
+        why = Skilled(self.rng).hint(_only(view, move)).reason
+        return Hint(move, f"{why} (best of {len(moves)} moves over {worlds} deals searched"
+                    + (", clearly" if margin > 0.05 else "") + ")")
+
+    def evaluate(self, view: View, moves: list[Play]) -> tuple[list[float], int]:
+        """Average value of each move over the worlds dealt within the budget."""
+        rules = get_rules(view.variant)
+        state = MatchState(
+            view.players,
+            view.teams,
+            view.options,
+            list(view.scores),
+            view.hands_played,
+            list(view.hand_wins),
+        )
+        totals = [0.0] * len(moves)
+        deadline = time.perf_counter() + self.budget
+        worlds = 0
+        while worlds < MIN_WORLDS or time.perf_counter() < deadline:
+            world = rebuild(view, self.rng)
+            for i, move in enumerate(moves):
+                hand = world.copy()
+                hand.apply(move)
+                end = playout(hand, self.rng)
+                totals[i] += value(rules, state, end, view.party(view.seat))
+            worlds += 1
+        return [t / worlds for t in totals], worlds
+
+
+def playout(hand: Hand, rng: Random) -> HandEnd:
+    """Play ``hand`` to its end with quick players: mostly the heaviest tile, sometimes any."""
+    while hand.end is None:
+        moves = hand.legal_moves()
+        if rng.random() < GREEDY:
+            move = max(moves, key=lambda m: m.tile.value)
+        else:
+            move = moves[int(rng.random() * len(moves))]
+        hand.apply(move)
+    return hand.end
+
+
+def value(rules: Rules, state: MatchState, end: HandEnd, party: int) -> float:
+    """What a finished hand is worth to ``party``: the change in its standing against the
+    others, scaled to the target, and a won or lost match above all."""
+    scored = rules.score(state, end)
+    sign = -1.0 if rules.penalties(state.players) else 1.0
+    before = _standing(state.scores, party)
+    after = _standing(list(scored.scores), party)
+    worth = sign * (after - before) / _scale(rules, state)
+    future = MatchState(
+        state.players,
+        state.teams,
+        state.options,
+        list(scored.scores),
+        state.hands_played + 1,
+        [w + (p == scored.winner) for p, w in enumerate(state.hand_wins)],
+    )
+    winners = rules.winners(future)
+    if winners is not None:
+        worth += WIN if party in winners else -WIN
+    return worth
+
+
+def _standing(scores: list[int], party: int) -> float:
+    others = [s for p, s in enumerate(scores) if p != party]
+    return scores[party] - sum(others) / len(others)
+
+
+def _scale(rules: Rules, state: MatchState) -> float:
+    target = state.options.target
+    if target:
+        return float(target)
+    return 8.0 if rules.id == "haitian" else 100.0
+
+
+def _only(view: View, move: Play) -> View:
+    """The view with ``move`` as the only legal move, to borrow the skilled player's words."""
+    return replace(view, legal=(move,))

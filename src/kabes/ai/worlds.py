@@ -1,0 +1,101 @@
+"""Possible worlds: hidden hands dealt again at random, consistent with what a seat has seen.
+
+The expert plays its candidate moves out in many such worlds. A world keeps the seat's own
+tiles, gives every other seat as many unseen tiles as it holds, never a tile with a number the
+seat is known to lack (its passes and draws), and puts the rest in the stock in a random
+order. The hand built from a world is an ordinary engine hand, so playouts follow the rules
+exactly.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from kabes.ai.knowledge import unseen
+from kabes.hand import Hand
+from kabes.line import Line
+from kabes.line_hand import LineHand
+from kabes.tiles import Tile
+from kabes.trains import Train, TrainHand
+from kabes.views import View
+
+ATTEMPTS = 30
+
+
+def deal_world(view: View, rng: Random) -> tuple[list[list[Tile]], list[Tile]]:
+    """Hands for every seat (this seat's own, the others sampled) and a stock order."""
+    pool = unseen(view)
+    others = [s for s in range(view.players) if s != view.seat]
+    # Tightest seats first: those whose voids leave the fewest tiles to choose from.
+    for attempt in range(ATTEMPTS + 1):
+        strict = attempt < ATTEMPTS
+        rng.shuffle(pool)
+        left = list(pool)
+        hands: list[list[Tile]] = [[] for _ in range(view.players)]
+        hands[view.seat] = list(view.hand)
+        order = sorted(others, key=lambda s: _room(view, s, left) - view.counts[s])
+        ok = True
+        for seat in order:
+            voids = view.voids[seat] if strict else frozenset()
+            allowed = [t for t in left if t.low not in voids and t.high not in voids]
+            need = view.counts[seat]
+            if len(allowed) < need:
+                ok = False
+                break
+            taken = allowed[:need]
+            hands[seat] = list(taken)
+            chosen = set(taken)
+            left = [t for t in left if t not in chosen]
+        if ok:
+            return hands, list(left)
+    raise AssertionError("a world without voids always exists")  # pragma: no cover
+
+
+def _room(view: View, seat: int, pool: list[Tile]) -> int:
+    voids = view.voids[seat]
+    return sum(1 for t in pool if t.low not in voids and t.high not in voids)
+
+
+def rebuild(view: View, rng: Random) -> Hand:
+    """An engine hand in the position the view shows, in one possible world."""
+    hands, stock = deal_world(view, rng)
+    if view.trains:
+        return _trains(view, hands, stock)
+    return _line(view, hands, stock)
+
+
+def _line(view: View, hands: list[list[Tile]], stock: list[Tile]) -> LineHand:
+    assert view.leader is not None
+    hand = LineHand(hands, stock, view.leader, view.forced_lead)
+    if view.line is not None and view.ends is not None:
+        hand.line = Line(view.ends[0], view.ends[1], list(view.line))
+    hand.turn = view.turn
+    hand.last_player = view.last_player
+    hand.voids = list(view.voids)
+    hand.draw_counts = list(view.draws)
+    return hand
+
+
+def _trains(view: View, hands: list[list[Tile]], stock: list[Tile]) -> TrainHand:
+    assert view.engine is not None
+    public = any(t.owner is None for t in view.trains)
+    hand = TrainHand(hands, stock, view.engine, public)
+    for train in view.trains:
+        rebuilt = Train(train.end, list(train.laid))
+        if train.owner is None:
+            hand.public = rebuilt
+        else:
+            hand.trains[train.owner] = rebuilt
+            hand.marked[train.owner] = train.marked
+    hand.open_double = view.open_double
+    hand.first_turn_done = list(view.first_turns_done)
+    hand.drew_this_turn = view.drew_this_turn
+    if view.drew_this_turn and view.legal:
+        hand.drawn_tile = view.legal[0].tile
+    hand.empty_passes = view.empty_passes
+    assert view.leader is not None
+    hand.leader = view.leader
+    hand.turn = view.turn
+    hand.draw_counts = list(view.draws)
+    return hand
+
