@@ -9,12 +9,24 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
 
+from kabes.ai import DEFAULT_BUDGET
 from kabes.cli.play import parse_option, start_game
 from kabes.cli.replay import show_replay
 from kabes.errors import KabesError
 from kabes.records import filled, load_record
-from kabes.rules import VARIANTS
+from kabes.rules import VARIANTS, get_rules
+from kabes.tournament import Setup, run
+
+OptionList = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="A table option, name=value (repeatable)."),
+]
+Budget = Annotated[
+    float, typer.Option("--budget", "-b", min=0.001, help="The expert's seconds per move.")
+]
 
 app = typer.Typer(
     help="Kabès: dominoes as people play them in Haiti, the Caribbean and beyond.",
@@ -34,21 +46,67 @@ def play(
     save: Annotated[
         Path | None, typer.Option("--save", help="Write the game record to this file.")
     ] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="A table option, name=value (repeatable)."),
-    ] = None,
+    option: OptionList = None,
+    levels: Annotated[
+        str,
+        typer.Option(
+            "--levels", "-l", help="A level per computer seat, in seat order (beginner, "
+            "casual, skilled, expert), e.g. skilled,expert,casual."
+        ),
+    ] = "skilled",
+    budget: Budget = DEFAULT_BUDGET,
 ) -> None:
-    """Play against the computer: you are seat 0."""
+    """Play against the computer: you are seat 0. Type 'hint' for the expert's advice."""
     console = Console()
     try:
-        options: dict[str, Any] = dict(parse_option(o) for o in option or [])
-        if target is not None:
-            options["target"] = target
-        start_game(variant, players, options, seed, console, console.input, save)
+        options = _options(option, target)
+        chosen = [lv.strip() for lv in levels.split(",") if lv.strip()]
+        start_game(
+            variant, players, options, seed, console, console.input, save, chosen, budget
+        )
     except KabesError as err:
         console.print(f"[red]{err.message}[/red]")
         raise typer.Exit(2) from None
+
+
+@app.command()
+def simulate(
+    variant: Annotated[str, typer.Option("--variant", "-v", help="The variant id.")],
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Seats.")] = None,
+    levels: Annotated[
+        str, typer.Option("--levels", "-l", help="A level per side, e.g. expert,skilled.")
+    ] = "expert,casual",
+    matches: Annotated[int, typer.Option("--matches", "-m", min=1)] = 100,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes.")] = 1,
+    budget: Budget = DEFAULT_BUDGET,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Makes the run repeatable.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    target: Annotated[int | None, typer.Option("--target", "-t")] = None,
+    option: OptionList = None,
+) -> None:
+    """Play computer levels against each other, seats rotated, and compare them."""
+    err_console = Console(stderr=True)
+    try:
+        rules = get_rules(variant)
+        setup = Setup(
+            variant,
+            rules.default_players if players is None else players,
+            tuple(lv.strip() for lv in levels.split(",") if lv.strip()),
+            tuple(_options(option, target).items()),
+            budget,
+            seed,
+        )
+        with Progress(console=err_console, transient=True) as bar:
+            task = bar.add_task(f"{variant}: {matches} matches", total=matches)
+            tally = run(setup, matches, jobs, lambda done: bar.update(task, completed=done))
+    except KabesError as err:
+        err_console.print(f"[red]{err.message}[/red]")
+        raise typer.Exit(2) from None
+    report = tally.report()
+    if as_json:
+        sys.stdout.write(json.dumps(report) + "\n")
+    else:
+        Console().print(report_table(report))
 
 
 @app.command()
@@ -68,6 +126,31 @@ def replay(
     except KabesError as err:
         Console(stderr=True).print(f"[red]{err.message}[/red]")
         raise typer.Exit(2) from None
+
+
+def _options(option: list[str] | None, target: int | None) -> dict[str, Any]:
+    options: dict[str, Any] = dict(parse_option(o) for o in option or [])
+    if target is not None:
+        options["target"] = target
+    return options
+
+
+def report_table(report: dict[str, Any]) -> Table:
+    """A tournament's figures as a table."""
+    title = f"{report['variant']}: {report['matches']} matches, {report['hands']} hands"
+    table = Table(title=title)
+    for column in ("level", "matches won", "95% CI", "hands won", "95% CI", "points/hand"):
+        table.add_column(column, justify="right" if column != "level" else "left")
+    for level, row in report["levels"].items():
+        table.add_row(
+            level,
+            f"{row['match_wins']:.1%}",
+            f"{row['match_ci'][0]:.1%}-{row['match_ci'][1]:.1%}",
+            f"{row['hand_wins']:.1%}",
+            f"{row['hand_ci'][0]:.1%}-{row['hand_ci'][1]:.1%}",
+            f"{row['points_per_hand']:.2f}",
+        )
+    return table
 
 
 def main() -> None:

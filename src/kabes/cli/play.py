@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.console import Console
 
-from kabes.ai import Player, make_player
+from kabes.ai import DEFAULT_BUDGET, Expert, Player, make_player
 from kabes.cli.describe import describe
 from kabes.cli.display import face_up, render, scores_line
 from kabes.errors import BadMove, BadOptions, KabesError
@@ -32,7 +32,7 @@ PEOPLE_ONLY = {"partnership"}
 HELP = (
     "Type a tile number from your hand (3) or a tile (6-3), then the end if it fits both: "
     "3 L, 6-3 R. In Mexican Train give the train: 3 0 (your own), 6-3 2, 6-3 M. "
-    "'q' stops the game."
+    "'hint' asks the expert for advice; 'q' stops the game."
 )
 
 
@@ -57,6 +57,8 @@ def read_input(text: str, seen: View) -> Move | Command:
         return Command("quit")
     if first in ("?", "h", "help"):
         return Command("help")
+    if first == "hint":
+        return Command("hint")
     if len(words) > 2:
         raise BadMove(f"{text.strip()!r}: give a tile and at most one end or train")
     top = 12 if seen.variant == "mexican-train" else 6
@@ -91,8 +93,10 @@ class TerminalGame:
         computers: dict[int, Player],
         console: Console,
         ask: Callable[[str], str],
+        adviser: Player | None = None,
     ) -> None:
         self.match = match
+        self.adviser = adviser
         self.computers = computers
         self.console = console
         self.ask = ask
@@ -128,7 +132,11 @@ class TerminalGame:
                 if isinstance(choice, Command):
                     if choice.name == "quit":
                         raise Quit
-                    self.console.print(HELP)
+                    if choice.name == "hint" and self.adviser is not None:
+                        advice = self.adviser.hint(seen)
+                        self.console.print(f"Hint: play {advice.move}: {advice.reason}.")
+                    else:
+                        self.console.print(HELP)
                     continue
                 self._tell(self.match.apply(HUMAN, choice))
                 return
@@ -184,7 +192,8 @@ def start_game(
     console: Console,
     ask: Callable[[str], str],
     save: Path | None = None,
-    level: str = "beginner",
+    levels: list[str] | None = None,
+    budget: float = DEFAULT_BUDGET,
 ) -> Match:
     """Set up a match against the computer, play it at the terminal, save it if asked."""
     if variant in PEOPLE_ONLY:
@@ -194,10 +203,14 @@ def start_game(
         )
     rng = Random(seed)
     match = Match(variant, players, options, rng)
+    chosen = levels or ["skilled"]
     computers = {
-        seat: make_player(level, Random(rng.random())) for seat in range(1, match.players)
+        seat: make_player(chosen[(seat - 1) % len(chosen)], Random(rng.random()), budget)
+        for seat in range(1, match.players)
     }
-    game = TerminalGame(match, computers, console, ask)
+    names = ", ".join(f"seat {s} {type(p).__name__.lower()}" for s, p in computers.items())
+    console.print(f"You are seat 0; {names}.")
+    game = TerminalGame(match, computers, console, ask, Expert(Random(rng.random()), budget))
     try:
         game.run()
     finally:
