@@ -15,10 +15,12 @@ import time
 from dataclasses import replace
 from random import Random
 
-from kabes.ai.knowledge import Hint, distinct
+from kabes.ai import fastline
+from kabes.ai.knowledge import Hint, distinct, unseen
 from kabes.ai.skilled import Skilled
-from kabes.ai.worlds import rebuild
+from kabes.ai.worlds import deal_world, rebuild
 from kabes.hand import Hand
+from kabes.line_hand import LineHand
 from kabes.moves import Move, Play
 from kabes.results import HandEnd
 from kabes.rules import MatchState, Rules, get_rules
@@ -73,20 +75,37 @@ class Expert:
         )
         totals = [0.0] * len(moves)
         deadline = time.perf_counter() + self.budget
+        party = view.party(view.seat)
         worlds = 0
+        pool = unseen(view)
+        on_line = not view.trains and view.leader is not None
         while worlds < MIN_WORLDS or time.perf_counter() < deadline:
-            world = rebuild(view, self.rng)
-            for i, move in enumerate(moves):
-                hand = world.copy()
-                hand.apply(move)
-                end = playout(hand, self.rng)
-                totals[i] += value(rules, state, end, view.party(view.seat))
+            if on_line:
+                hands, stock = deal_world(view, self.rng, pool)
+                masks = [fastline.mask(h) for h in hands]
+                bits = [fastline.BIT[t] for t in stock]
+                for i, move in enumerate(moves):
+                    end = fastline.finish_after(
+                        list(masks), view.ends, view.seat, move, bits,
+                        view.leader, self.rng.random, GREEDY,  # type: ignore[arg-type]
+                    )
+                    totals[i] += value(rules, state, end, party)
+            else:
+                world = rebuild(view, self.rng)
+                for i, move in enumerate(moves):
+                    hand = world.copy()
+                    hand.apply(move)
+                    totals[i] += value(rules, state, playout(hand, self.rng), party)
             worlds += 1
         return [t / worlds for t in totals], worlds
 
 
 def playout(hand: Hand, rng: Random) -> HandEnd:
-    """Play ``hand`` to its end with quick players: mostly the heaviest tile, sometimes any."""
+    """Play ``hand`` to its end with quick players: mostly the heaviest tile, sometimes any.
+
+    Line hands go to the bit-set playouts of ``kabes.ai.fastline``; trains use the engine."""
+    if hand.end is None and isinstance(hand, LineHand):
+        return fastline.finish(hand, rng.random, GREEDY)
     while hand.end is None:
         moves = hand.legal_moves()
         if rng.random() < GREEDY:

@@ -22,32 +22,39 @@ from kabes.views import View
 ATTEMPTS = 30
 
 
-def deal_world(view: View, rng: Random) -> tuple[list[list[Tile]], list[Tile]]:
-    """Hands for every seat (this seat's own, the others sampled) and a stock order."""
-    pool = unseen(view)
+def deal_world(
+    view: View, rng: Random, pool: list[Tile] | None = None
+) -> tuple[list[list[Tile]], list[Tile]]:
+    """Hands for every seat (this seat's own, the others sampled) and a stock order;
+    ``pool`` is the seat's unseen tiles, if the caller has them already."""
+    pool = unseen(view) if pool is None else list(pool)
     others = [s for s in range(view.players) if s != view.seat]
+    hands: list[list[Tile]] = [[] for _ in range(view.players)]
+    hands[view.seat] = list(view.hand)
+    if not any(view.voids[s] for s in others):
+        rng.shuffle(pool)
+        start = 0
+        for seat in others:
+            hands[seat] = pool[start : start + view.counts[seat]]
+            start += view.counts[seat]
+        return hands, pool[start:]
     # Tightest seats first: those whose voids leave the fewest tiles to choose from.
+    order = sorted(others, key=lambda s: _room(view, s, pool) - view.counts[s])
     for attempt in range(ATTEMPTS + 1):
         strict = attempt < ATTEMPTS
         rng.shuffle(pool)
-        left = list(pool)
-        hands: list[list[Tile]] = [[] for _ in range(view.players)]
-        hands[view.seat] = list(view.hand)
-        order = sorted(others, key=lambda s: _room(view, s, left) - view.counts[s])
-        ok = True
+        left = pool
         for seat in order:
             voids = view.voids[seat] if strict else frozenset()
-            allowed = [t for t in left if t.low not in voids and t.high not in voids]
             need = view.counts[seat]
-            if len(allowed) < need:
-                ok = False
+            taken = [t for t in left if t.low not in voids and t.high not in voids][:need]
+            if len(taken) < need:
                 break
-            taken = allowed[:need]
-            hands[seat] = list(taken)
+            hands[seat] = taken
             chosen = set(taken)
             left = [t for t in left if t not in chosen]
-        if ok:
-            return hands, list(left)
+        else:
+            return hands, left
     raise AssertionError("a world without voids always exists")  # pragma: no cover
 
 

@@ -1,0 +1,175 @@
+"""Quick playouts of a line-game hand on bit sets, for the expert's search.
+
+A hand is a 28-bit mask; tiles are numbered by increasing value (a double after the other
+tiles of its value), so a seat's heaviest playable tile is simply the highest bit of
+``hand & (FITS[left] | FITS[right])``. The rules played here are the engine's (play when
+able, draw until a tile fits while there is a stock, pass otherwise, block when everybody
+passes in turn); the end of the hand is handed back as an engine ``HandEnd`` so that the
+variant's own rules score it. ``tests/test_fastline.py`` checks it against the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kabes.line_hand import LineHand
+from kabes.moves import LEFT, Play
+from kabes.results import Ending, HandEnd
+from kabes.tiles import Tile, full_set
+
+TILES: tuple[Tile, ...] = tuple(sorted(full_set(6), key=lambda t: (t.value, t.is_double)))
+"""The double-six set in playout order: lightest first, a double after its equals."""
+BIT: dict[Tile, int] = {t: 1 << i for i, t in enumerate(TILES)}
+LOW = tuple(t.low for t in TILES)
+HIGH = tuple(t.high for t in TILES)
+FITS = tuple(sum(BIT[t] for t in TILES if t.has(n)) for n in range(7))
+"""For each number, the tiles that show it."""
+VALUE = tuple(t.value for t in TILES)
+
+
+def mask(tiles: list[Tile] | tuple[Tile, ...]) -> int:
+    """The bit set of ``tiles``."""
+    out = 0
+    for t in tiles:
+        out |= BIT[t]
+    return out
+
+
+def tiles_of(bits: int) -> tuple[Tile, ...]:
+    """The tiles of a bit set, in hand order."""
+    found = []
+    while bits:
+        low = bits & -bits
+        found.append(TILES[low.bit_length() - 1])
+        bits ^= low
+    return tuple(sorted(found))
+
+
+def playout(
+    hands: list[int],
+    left: int,
+    right: int,
+    turn: int,
+    stock: list[int],
+    last: int,
+    leader: int,
+    random: Callable[[], float],
+    greedy: float,
+) -> tuple[Ending, int, bool, list[int]]:
+    """Play a hand on from a position where the line is started and ``turn`` is to move.
+
+    ``stock`` holds bit-tiles in draw order; ``last`` played the last tile. With probability
+    ``greedy`` a seat plays its heaviest playable tile, else a random one; a tile that fits
+    both ends goes on the end chosen the same way. Returns the ending, the seat that went out
+    (or blocked), whether it was a capicú, and the hands left (the list passed in, changed).
+    """
+    players = len(hands)
+    fits = FITS
+    low_of = LOW
+    high_of = HIGH
+    drawn = 0
+    stock_size = len(stock)
+    passes = 0
+    while True:
+        hand = hands[turn]
+        playable = hand & (fits[left] | fits[right])
+        if not playable:
+            while drawn < stock_size:
+                tile = stock[drawn]
+                drawn += 1
+                hand |= tile
+                if tile & (fits[left] | fits[right]):
+                    playable = tile
+                    break
+            hands[turn] = hand
+            if not playable:
+                passes += 1
+                if passes >= players:
+                    return Ending.BLOCKED, last, False, hands
+                turn = (turn + 1) % players
+                continue
+        passes = 0
+        if random() < greedy:
+            bit = 1 << (playable.bit_length() - 1)
+        else:
+            k = int(random() * playable.bit_count())
+            for _ in range(k):
+                playable &= playable - 1
+            bit = playable & -playable
+        index = bit.bit_length() - 1
+        a = low_of[index]
+        b = high_of[index]
+        hand ^= bit
+        hands[turn] = hand
+        on_left = a == left or b == left
+        on_right = a == right or b == right
+        if on_left and on_right and left != right:
+            if not hand:
+                return Ending.DOMINO, turn, a != b, hands
+            on_left = random() < 0.5
+        elif not hand:
+            return Ending.DOMINO, turn, False, hands
+        if on_left:
+            left = b if a == left else a
+        else:
+            right = b if a == right else a
+        last = turn
+        turn = (turn + 1) % players
+
+
+def finish_after(
+    hands: list[int],
+    ends: tuple[int, int] | None,
+    seat: int,
+    move: Play,
+    stock: list[int],
+    leader: int,
+    random: Callable[[], float],
+    greedy: float,
+) -> HandEnd:
+    """Make ``move`` for ``seat`` on bit-set hands (changed in place), then play the hand to
+    its end; the engine's HandEnd. ``ends`` is None before the lead."""
+    tile = move.tile
+    bit = BIT[tile]
+    hands[seat] ^= bit
+    if ends is None:
+        first = tile.low if move.first is None else move.first
+        left, right = first, tile.other(first)
+    else:
+        left, right = ends
+        if not hands[seat]:
+            capicu = not tile.is_double and left != right and tile.has(left) and tile.has(right)
+            return _end(Ending.DOMINO, seat, capicu, hands, leader)
+        if move.at == LEFT:
+            left = tile.other(left)
+        else:
+            right = tile.other(right)
+    players = len(hands)
+    ending, who, capicu, rest = playout(
+        hands, left, right, (seat + 1) % players, stock, seat, leader, random, greedy
+    )
+    return _end(ending, who, capicu, rest, leader)
+
+
+def _end(ending: Ending, seat: int, capicu: bool, hands: list[int], leader: int) -> HandEnd:
+    return HandEnd(ending, seat, capicu, tuple(tiles_of(h) for h in hands), leader)
+
+
+def finish(hand: LineHand, random: Callable[[], float], greedy: float) -> HandEnd:
+    """Play an engine hand (its line started) to the end on bit sets; the engine's HandEnd."""
+    assert hand.line is not None and hand.turn is not None
+    assert hand.last_player is not None
+    hands = [mask(h) for h in hand.hands]
+    stock = [BIT[t] for t in hand.stock[hand.drawn :]]
+    ending, seat, capicu, left = playout(
+        hands,
+        hand.line.left,
+        hand.line.right,
+        hand.turn,
+        stock,
+        hand.last_player,
+        hand.leader,
+        random,
+        greedy,
+    )
+    return HandEnd(ending, seat, capicu, tuple(tiles_of(h) for h in left), hand.leader)
