@@ -512,15 +512,10 @@ def played_out(table: tuple[str, int, dict], seed: int) -> tuple[Match, list[Han
     return match, infos
 
 
-@settings(max_examples=30, deadline=None)
-@given(table=tables(), seed=seeds)
-def test_points_go_to_exactly_the_parties_the_rules_name(
-    table: tuple[str, int, dict], seed: int
+def assert_scored(
+    variant: str, players: int, options: dict[str, Any], infos: list[HandInfo]
 ) -> None:
-    """Every hand's ending, name, capicú, winner, points and scores are RULES.md's."""
-    variant, players, options = table
-    match, infos = played_out(table, seed)
-    assert len(infos) == len(match.log)
+    """Every hand scored as RULES.md says, and points only where the rules put them."""
     for number, info in enumerate(infos, 1):
         got = info.result.to_json()
         want = expected_hand(variant, players, options, info)
@@ -541,6 +536,18 @@ def test_points_go_to_exactly_the_parties_the_rules_name(
             assert got["scores"][1 - got["winner"]] == 0
         else:
             assert points == counts(info.final, options)
+
+
+@settings(max_examples=30, deadline=None)
+@given(table=tables(), seed=seeds)
+def test_points_go_to_exactly_the_parties_the_rules_name(
+    table: tuple[str, int, dict], seed: int
+) -> None:
+    """Every hand's ending, name, capicú, winner, points and scores are RULES.md's."""
+    variant, players, options = table
+    match, infos = played_out(table, seed)
+    assert len(infos) == len(match.log)
+    assert_scored(variant, players, options, infos)
 
 
 @settings(max_examples=30, deadline=None)
@@ -589,20 +596,18 @@ def expected_first_leader(variant: str, info: HandInfo, number: int) -> int:
     return info.stock.index(engine) % len(deal)
 
 
-@settings(max_examples=30, deadline=None)
-@given(table=tables(), seed=seeds)
-def test_leaders_follow_the_rules(table: tuple[str, int, dict], seed: int) -> None:
-    """First leaders as RULES.md says; then each hand is led by the last one's next_leader,
-    which is the variant's: the next seat, the winner, the blocker, the lower partner."""
-    variant, players, options = table
-    match, infos = played_out(table, seed)
+def assert_leaders(
+    variant: str, players: int, infos: list[HandInfo], over: bool
+) -> None:
+    """First leaders as RULES.md says; then each hand is led by the last one's
+    next_leader, which is the variant's."""
     for number, info in enumerate(infos, 1):
         result = info.result
         if number == 1 or variant == "mexican-train":
             assert result.leader == expected_first_leader(variant, info, number)
         else:
             assert result.leader == infos[number - 2].result.next_leader
-        last = number == len(infos) and match.over
+        last = number == len(infos) and over
         if last or variant == "mexican-train":
             assert result.next_leader is None
             continue
@@ -618,6 +623,43 @@ def test_leaders_follow_the_rules(table: tuple[str, int, dict], seed: int) -> No
         else:
             want = haitian_winning_seat(info, players, variant in TEAMS)
         assert result.next_leader == want, f"hand {number}"
+
+
+@settings(max_examples=30, deadline=None)
+@given(table=tables(), seed=seeds)
+def test_leaders_follow_the_rules(table: tuple[str, int, dict], seed: int) -> None:
+    """The next seat, the winner, the blocker, the lower partner: as RULES.md says."""
+    variant, players, _options = table
+    match, infos = played_out(table, seed)
+    assert_leaders(variant, players, infos, match.over)
+
+
+LONG_TABLES = [
+    ("partnership", 4, {"target": 500}),
+    ("plaza", 2, {"target": 500}),
+    ("plaza", 2, {"target": 500, "capicu_bonus": 30, "score_losers_only": True}),
+    ("plaza", 2, {"target": 500, "blocker_wins_block": True}),
+    ("plaza-partners", 4, {"target": 500}),
+    ("plaza-partners", 4, {"target": 500, "capicu_bonus": 25, "blocker_wins_block": True}),
+    ("haitian", 2, {"open_ended": True}),
+    ("haitian", 3, {"open_ended": True}),
+    ("haitian", 4, {"open_ended": True}),
+    ("haitian-partners", 4, {"open_ended": True}),
+]
+
+
+@settings(max_examples=30, deadline=None)
+@given(table=st.sampled_from(LONG_TABLES), seed=seeds)
+def test_long_matches_score_and_lead_as_the_rules_say(
+    table: tuple[str, int, dict], seed: int
+) -> None:
+    """Long matches (target 500, open-ended tables) reach the rare cases: blocked ties,
+    equal highest counts, capicú with a bonus; every hand is still scored and led right."""
+    variant, players, options = table
+    match = Match(variant, players, options, rng=Random(seed))
+    infos = play(match, Random(seed + 1), max_hands=40)
+    assert_scored(variant, players, options, infos)
+    assert_leaders(variant, players, infos, match.over)
 
 
 # -- the end of a match ---------------------------------------------------------------------

@@ -127,7 +127,7 @@ def test_haitian_first_hand_led_with_the_highest_double_held_by_its_holder():
 def test_haitian_first_hand_without_doubles_the_heaviest_tile_leads():
     # Every double is in the stock; seat 1 holds 6-5 (11).
     hands = ["4-6 0-1 0-2 0-3 0-4 1-2 1-3", "5-6 0-5 0-6 1-4 1-5 1-6 2-3"]
-    match, events = start("haitian", hands)
+    _, events = start("haitian", hands)
     assert of_type(events, LeaderChosen) == [LeaderChosen(1, Tile.of(5, 6))]
 
 

@@ -71,6 +71,10 @@ class Tile:
     def __repr__(self) -> str:
         return f"Tile({self.low}-{self.high})"
 
+    def __reduce__(self) -> tuple[object, tuple[int, int]]:
+        # Tiles are compared by identity: unpickling must give back the interned tile.
+        return (Tile.of, (self.low, self.high))
+
     def written(self, first: int) -> str:
         """The tile written with ``first`` on the first half, as moves do (``6-3`` vs ``3-6``)."""
         return f"{first}-{self.other(first)}"

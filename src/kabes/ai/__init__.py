@@ -39,8 +39,11 @@ DEFAULT_BUDGET = 1.0
 """The expert's time per move, in seconds."""
 
 
-def make_player(level: str, rng: Random, budget: float = DEFAULT_BUDGET) -> Player:
-    """A computer player of ``level``, drawing its chances from ``rng``."""
+def make_player(
+    level: str, rng: Random, budget: float = DEFAULT_BUDGET, workers: int = 1
+) -> Player:
+    """A computer player of ``level``, drawing its chances from ``rng``; the expert thinks
+    ``budget`` seconds per move on ``workers`` processes."""
     if level == "beginner":
         return Beginner(rng)
     if level == "casual":
@@ -48,7 +51,7 @@ def make_player(level: str, rng: Random, budget: float = DEFAULT_BUDGET) -> Play
     if level == "skilled":
         return Skilled(rng)
     if level == "expert":
-        return Expert(rng, budget)
+        return Expert(rng, budget, workers)
     raise BadOptions(f"no level {level!r}; the levels are {', '.join(LEVELS)}")
 
 

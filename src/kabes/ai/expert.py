@@ -12,7 +12,9 @@ them.
 from __future__ import annotations
 
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
+from multiprocessing import get_context
 from random import Random
 
 from kabes.ai import fastline
@@ -38,9 +40,19 @@ class Expert:
 
     id = "expert"
 
-    def __init__(self, rng: Random, budget: float = 1.0) -> None:
+    def __init__(
+        self,
+        rng: Random,
+        budget: float = 1.0,
+        workers: int = 1,
+        max_worlds: int | None = None,
+    ) -> None:
         self.rng = rng
         self.budget = budget
+        self.workers = max(1, workers)
+        """Processes searching at once: 2 uses both cores of a small server for one move."""
+        self.max_worlds = max_worlds
+        """Stop after this many worlds, whatever the time left (repeatable searches)."""
 
     def choose(self, view: View) -> Move:
         """The move with the best expected value for the match."""
@@ -57,47 +69,80 @@ class Expert:
         best = max(range(len(moves)), key=lambda i: values[i])
         move = moves[best]
         ranked = sorted(values, reverse=True)
-        margin = ranked[0] - ranked[1]
+        clearly = ", clearly" if ranked[0] - ranked[1] > 0.05 else ""
         why = Skilled(self.rng).hint(_only(view, move)).reason
-        return Hint(move, f"{why} (best of {len(moves)} moves over {worlds} deals searched"
-                    + (", clearly" if margin > 0.05 else "") + ")")
+        return Hint(move, f"{why} (best of {len(moves)} moves over {worlds} deals{clearly})")
 
     def evaluate(self, view: View, moves: list[Play]) -> tuple[list[float], int]:
-        """Average value of each move over the worlds dealt within the budget."""
-        rules = get_rules(view.variant)
-        state = MatchState(
-            view.players,
-            view.teams,
-            view.options,
-            list(view.scores),
-            view.hands_played,
-            list(view.hand_wins),
-        )
-        totals = [0.0] * len(moves)
-        deadline = time.perf_counter() + self.budget
-        party = view.party(view.seat)
-        worlds = 0
-        pool = unseen(view)
-        on_line = not view.trains and view.leader is not None
-        while worlds < MIN_WORLDS or time.perf_counter() < deadline:
-            if on_line:
-                hands, stock = deal_world(view, self.rng, pool)
-                masks = [fastline.mask(h) for h in hands]
-                bits = [fastline.BIT[t] for t in stock]
-                for i, move in enumerate(moves):
-                    end = fastline.finish_after(
-                        list(masks), view.ends, view.seat, move, bits,
-                        view.leader, self.rng.random, GREEDY,  # type: ignore[arg-type]
-                    )
-                    totals[i] += value(rules, state, end, party)
-            else:
-                world = rebuild(view, self.rng)
-                for i, move in enumerate(moves):
-                    hand = world.copy()
-                    hand.apply(move)
-                    totals[i] += value(rules, state, playout(hand, self.rng), party)
-            worlds += 1
+        """Average value of each move over the worlds dealt within the budget, searched
+        on ``workers`` processes at once."""
+        seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
+        limit = None if self.max_worlds is None else -(-self.max_worlds // self.workers)
+        helpers = []
+        if self.workers > 1:
+            pool = _pool(self.workers - 1)
+            helpers = [
+                pool.submit(search, view, moves, seed, self.budget, limit) for seed in seeds[1:]
+            ]
+        totals, worlds = search(view, moves, seeds[0], self.budget, limit)
+        for future in helpers:
+            more, count = future.result()
+            totals = [a + b for a, b in zip(totals, more, strict=True)]
+            worlds += count
         return [t / worlds for t in totals], worlds
+
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _pool(size: int) -> ProcessPoolExecutor:
+    """A process pool kept for the life of this process (started once, reused per move)."""
+    if size not in _POOLS:
+        _POOLS[size] = ProcessPoolExecutor(max_workers=size, mp_context=get_context("fork"))
+    return _POOLS[size]
+
+
+def search(
+    view: View, moves: list[Play], seed: int, budget: float, max_worlds: int | None
+) -> tuple[list[float], int]:
+    """Total value of each move over the worlds one process deals in ``budget`` seconds."""
+    rng = Random(seed)
+    rules = get_rules(view.variant)
+    state = MatchState(
+        view.players,
+        view.teams,
+        view.options,
+        list(view.scores),
+        view.hands_played,
+        list(view.hand_wins),
+    )
+    totals = [0.0] * len(moves)
+    deadline = time.perf_counter() + budget
+    party = view.party(view.seat)
+    worlds = 0
+    pool = unseen(view)
+    leader = view.leader
+    assert leader is not None
+    while worlds < MIN_WORLDS or time.perf_counter() < deadline:
+        if max_worlds is not None and worlds >= max_worlds:
+            break
+        if not view.trains:
+            hands, stock = deal_world(view, rng, pool)
+            masks = [fastline.mask(h) for h in hands]
+            bits = [fastline.BIT[t] for t in stock]
+            for i, move in enumerate(moves):
+                end = fastline.finish_after(
+                    list(masks), view.ends, view.seat, move, bits, leader, rng.random, GREEDY
+                )
+                totals[i] += value(rules, state, end, party)
+        else:
+            world = rebuild(view, rng)
+            for i, move in enumerate(moves):
+                hand = world.copy()
+                hand.apply(move)
+                totals[i] += value(rules, state, playout(hand, rng), party)
+        worlds += 1
+    return totals, worlds
 
 
 def playout(hand: Hand, rng: Random) -> HandEnd:

@@ -8,6 +8,7 @@ is never changed by a refused input.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,8 @@ from kabes.tiles import parse_tile
 from kabes.views import View, view
 
 HUMAN = 0
+SEARCH_WORKERS = min(2, os.cpu_count() or 1)
+"""The expert searches on both cores of a small machine while the person waits."""
 PEOPLE_ONLY = {"partnership"}
 HELP = (
     "Type a tile number from your hand (3) or a tile (6-3), then the end if it fits both: "
@@ -205,12 +208,15 @@ def start_game(
     match = Match(variant, players, options, rng)
     chosen = levels or ["skilled"]
     computers = {
-        seat: make_player(chosen[(seat - 1) % len(chosen)], Random(rng.random()), budget)
+        seat: make_player(
+            chosen[(seat - 1) % len(chosen)], Random(rng.random()), budget, SEARCH_WORKERS
+        )
         for seat in range(1, match.players)
     }
     names = ", ".join(f"seat {s} {type(p).__name__.lower()}" for s, p in computers.items())
     console.print(f"You are seat 0; {names}.")
-    game = TerminalGame(match, computers, console, ask, Expert(Random(rng.random()), budget))
+    adviser = Expert(Random(rng.random()), budget, SEARCH_WORKERS)
+    game = TerminalGame(match, computers, console, ask, adviser)
     try:
         game.run()
     finally:
