@@ -1,0 +1,218 @@
+"""Computer levels: legal in every variant, blind to hidden tiles, explaining themselves."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kabes.ai import LEVELS, Expert, make_player
+from kabes.ai.casual import Casual
+from kabes.ai.fastline import finish
+from kabes.ai.skilled import Skilled, longest_train
+from kabes.ai.worlds import deal_world, rebuild
+from kabes.errors import BadOptions
+from kabes.line_hand import LineHand
+from kabes.match import Match
+from kabes.tiles import Tile, parse_tile
+from kabes.views import view
+
+SETUPS = [
+    ("partnership", 4),
+    ("plaza", 2),
+    ("plaza-partners", 4),
+    ("haitian", 2),
+    ("haitian", 3),
+    ("haitian", 4),
+    ("haitian-partners", 4),
+    ("mexican-train", 2),
+    ("mexican-train", 5),
+]
+
+
+def tiles(text: str) -> list[Tile]:
+    return [parse_tile(t) for t in text.split()]
+
+
+def player(level: str, seed: int) -> object:
+    if level == "expert":
+        return Expert(Random(seed), budget=0.001, max_worlds=3)
+    return make_player(level, Random(seed))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from(SETUPS),
+    st.lists(st.sampled_from(LEVELS), min_size=8, max_size=8),
+    st.integers(0, 10_000),
+)
+def test_every_level_plays_every_variant_without_an_illegal_move(
+    setup: tuple[str, int], levels: list[str], seed: int
+) -> None:
+    variant, players = setup
+    match = Match(variant, players, rng=Random(seed))
+    seats = [player(levels[s], seed + s) for s in range(players)]
+    for _ in range(2 if variant == "mexican-train" else 4):
+        if match.over:
+            break
+        match.deal_hand()
+        while match.hand_in_progress:
+            seat = match.turn
+            assert seat is not None
+            seen = view(match, seat)
+            move = seats[seat].choose(seen)  # type: ignore[attr-defined]
+            assert any(move.same_place(m) for m in seen.legal)
+            match.apply(seat, move)  # an illegal move would raise here
+
+
+def two_worlds(variant: str, players: int, seed: int) -> tuple[Match, Match]:
+    """Two matches, same seed and same moves, differing only in where seat 0's unseen
+    tiles lie: the other seats' hidden tiles are exchanged."""
+    first = Match(variant, players, rng=Random(seed))
+    first.deal_hand()
+    hand = first.hand
+    assert isinstance(hand, LineHand)
+    deal = [list(h) for h in hand.hands]
+    stock = list(hand.stock)
+    a, b = 1, players - 1 if players > 2 else 1
+    if players > 2:
+        deal[a], deal[b] = deal[b], deal[a]
+    else:
+        deal[a][:], stock[: len(deal[a])] = stock[: len(deal[a])], deal[a][:]
+    second = Match(variant, players, rng=Random(seed))
+    leader = first.log[0].leader
+    second.start_hand(deal, stock, leader)
+    return first, second
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("variant", ["plaza-partners", "plaza", "haitian"])
+def test_no_level_can_see_hidden_tiles(level: str, variant: str) -> None:
+    players = 4 if variant == "plaza-partners" else 2
+    checked = 0
+    for seed in range(60):
+        first, second = two_worlds(variant, players, seed)
+        seat = first.turn
+        if seat is None or second.turn != seat or first.hand.hands[seat] != second.hand.hands[seat]:  # type: ignore[union-attr]
+            continue
+        assert first.hand.hands != second.hand.hands  # type: ignore[union-attr]
+        one, two = view(first, seat), view(second, seat)
+        assert one == two
+        move_one = player(level, 7).choose(one)  # type: ignore[attr-defined]
+        move_two = player(level, 7).choose(two)  # type: ignore[attr-defined]
+        assert move_one == move_two
+        checked += 1
+    assert checked >= 5
+
+
+def leading_view(variant: str, players: int, hand: str, seed: int = 0) -> object:
+    """A view of seat 0 about to move in a hand where seat 0 holds ``hand``."""
+    for attempt in range(500):
+        match = Match(variant, players, rng=Random(seed + attempt))
+        match.deal_hand()
+        if match.turn == 0:
+            break
+    mine = tiles(hand)
+    current = match.hand
+    assert current is not None
+    others = [t for h in current.hands for t in h if t not in mine]
+    rest = others + [t for t in current.stock if t not in mine]  # type: ignore[attr-defined]
+    deal = [mine] + [rest[i * 7 : (i + 1) * 7] for i in range(players - 1)]
+    stock = rest[(players - 1) * 7 :]
+    fresh = Match(variant, players, rng=Random(seed))
+    fresh.start_hand(deal, stock, 0 if variant == "plaza" else None)
+    return view(fresh, 0)
+
+
+def test_casual_plays_its_heaviest_tile() -> None:
+    seen = leading_view("plaza", 2, "0-1 2-3 6-5 4-4 0-0 1-2 3-3")
+    hint = Casual(Random(0)).hint(seen)  # type: ignore[arg-type]
+    assert hint.move.tile == Tile.of(5, 6)  # type: ignore[union-attr]
+    assert "heaviest" in hint.reason
+
+
+def test_casual_prefers_the_double_on_equal_weight() -> None:
+    seen = leading_view("plaza", 2, "0-1 2-3 6-2 4-4 0-0 1-2 3-5")
+    assert Casual(Random(0)).choose(seen).tile == Tile.of(4, 4)  # type: ignore[arg-type,union-attr]
+
+
+def test_every_level_explains_its_move() -> None:
+    seen = leading_view("plaza", 2, "0-1 2-3 6-5 4-4 0-0 1-2 3-3")
+    for level in LEVELS:
+        hint = player(level, 1).hint(seen)  # type: ignore[attr-defined]
+        assert any(hint.move.same_place(m) for m in seen.legal)  # type: ignore[attr-defined]
+        assert len(hint.reason) > 10
+
+
+def test_skilled_keeps_open_the_numbers_it_holds() -> None:
+    # Leading: 1-4 leaves 1 and 4 open; the skilled player holds three more 4s and a 1.
+    seen = leading_view("plaza", 2, "1-4 4-4 0-4 2-4 1-1 5-6 0-3")
+    move = Skilled(Random(0)).choose(seen)  # type: ignore[arg-type]
+    assert move.tile.has(4)  # type: ignore[union-attr]
+
+
+def test_skilled_plans_the_longest_train() -> None:
+    hand = tiles("12-3 3-7 7-1 12-11 1-9 5-5")
+    assert longest_train(12, hand) == tiles("12-3 3-7 7-1 1-9")
+
+
+def test_expert_search_is_repeatable_with_a_fixed_number_of_worlds() -> None:
+    seen = leading_view("plaza", 2, "6-6 6-1 0-0 0-1 0-2 0-3 0-4")
+    moves = list(seen.legal)  # type: ignore[attr-defined]
+    first = Expert(Random(3), budget=5.0, max_worlds=40).evaluate(seen, moves)  # type: ignore[arg-type]
+    second = Expert(Random(3), budget=5.0, max_worlds=40).evaluate(seen, moves)  # type: ignore[arg-type]
+    assert first == second
+    assert first[1] == 40
+
+
+def test_a_world_respects_every_seats_known_voids() -> None:
+    for seed in range(300):
+        match = Match("partnership", 4, rng=Random(seed))
+        match.deal_hand()
+        rng = Random(seed)
+        while match.hand_in_progress and not any(match.hand.voids):  # type: ignore[union-attr]
+            match.apply(None, rng.choice(match.hand.legal_moves()))  # type: ignore[union-attr]
+        if not match.hand_in_progress or match.turn is None:
+            continue
+        seen = view(match, match.turn)
+        for _ in range(20):
+            hands, _stock = deal_world(seen, rng)
+            assert hands[seen.seat] == list(seen.hand)
+            for seat, held in enumerate(hands):
+                assert len(held) == seen.counts[seat]
+                lacking = seen.voids[seat]
+                assert not any(t.low in lacking or t.high in lacking for t in held)
+        return
+    pytest.fail("no seed produced a pass")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([("partnership", 4), ("plaza", 2), ("haitian", 3)]), st.integers(0, 9999))
+def test_bit_set_playouts_follow_the_engine_rules(setup: tuple[str, int], seed: int) -> None:
+    """The same greedy players (heaviest tile, left end first) end a hand the same way on
+    bit sets as in the engine."""
+    variant, players = setup
+    match = Match(variant, players, rng=Random(seed))
+    match.deal_hand()
+    match.apply(None, match.hand.legal_moves()[0])  # type: ignore[union-attr]
+    if not match.hand_in_progress:
+        return
+    seen = view(match, match.turn)  # type: ignore[arg-type]
+    engine = rebuild(seen, Random(seed))
+    quick = engine.copy()
+    from kabes.ai.fastline import TILES
+
+    order = {t: i for i, t in enumerate(TILES)}
+    while engine.end is None:
+        moves = engine.legal_moves()
+        heaviest = max(moves, key=lambda m: order[m.tile]).tile
+        engine.apply(next(m for m in moves if m.tile is heaviest))
+    assert isinstance(quick, LineHand)
+    assert finish(quick, lambda: 0.0, 1.0) == engine.end
+
+
+def test_an_unknown_level_is_refused() -> None:
+    with pytest.raises(BadOptions, match="no level 'grandmaster'"):
+        make_player("grandmaster", Random(0))
