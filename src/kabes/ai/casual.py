@@ -1,11 +1,15 @@
-"""The casual player: "bota gorda", it plays its heaviest tile, doubles first on a tie."""
+"""The casual player: "bota gorda", it plays its heaviest tile, doubles first on a tie.
+
+Between tiles of the same weight, and between the two ends for one tile, it leaves open the
+number it holds most of, as any casual player would.
+"""
 
 from __future__ import annotations
 
 from random import Random
 
-from kabes.ai.knowledge import Hint, distinct
-from kabes.moves import Move
+from kabes.ai.knowledge import Hint, distinct, ends_after
+from kabes.moves import Move, Play
 from kabes.views import View
 
 
@@ -26,9 +30,17 @@ class Casual:
         moves = distinct(view)
         if not moves:
             raise ValueError(f"seat {view.seat} has no move to make: it is not its turn")
-        best = max(moves, key=lambda m: (m.tile.value, m.tile.is_double))
+        best = max(moves, key=lambda m: (m.tile.value, m.tile.is_double, _follow(view, m)))
         tile = best.tile
         why = f"{tile} is your heaviest playable tile"
         if tile.is_double:
             why += ", and a double is hard to place later"
         return Hint(best, why)
+
+
+def _follow(view: View, move: Play) -> int:
+    """How many of the other tiles in hand would fit the ends this move leaves."""
+    if view.trains:
+        return 0
+    left, right = ends_after(view, move)
+    return sum(1 for t in view.hand if t is not move.tile and (t.has(left) or t.has(right)))
