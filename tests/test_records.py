@@ -362,11 +362,6 @@ def test_replay_rebuilds_the_same_position() -> None:
     assert again.hand.legal_moves() == match.hand.legal_moves()
 
 
-@pytest.mark.xfail(
-    reason="DESIGN.md records have no field for the host's 'Finish match': replay cannot "
-    "know the host finished, so the saved finished=True comes back finished=False",
-    strict=True,
-)
 def test_a_host_finished_match_replays_exactly() -> None:
     """An open-ended match the host finished is saved as finished; its replay should agree."""
     match = Match("haitian", 2, {"open_ended": True}, rng=Random(3))

@@ -87,7 +87,16 @@ def replay(
                 tell(match.apply(None, parse_move(text, top)))
             except KabesError as err:
                 raise BadRecord(f"{at}: {err.message}") from None
+    if match.options.open_ended and _host_finished(record):
+        tell(match.finish())
     return match
+
+
+def _host_finished(record: Mapping[str, Any]) -> bool:
+    """Whether an open-ended match's record says the host finished it: the one result a
+    replay cannot work out from the moves, so it is read from the record's own result."""
+    result = record.get("result")
+    return isinstance(result, dict) and result.get("finished") is True
 
 
 def filled(record: Mapping[str, Any]) -> dict[str, Any]:
