@@ -215,8 +215,10 @@ def test_haitian_three_or_four_have_no_target(players: int) -> None:
     assert "target" in message
 
 
-@pytest.mark.parametrize(("variant", "players"), [("haitian", 2), ("haitian", 3), ("haitian", 4),
-                                                   ("haitian-partners", 4)])
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [("haitian", 2), ("haitian", 3), ("haitian", 4), ("haitian-partners", 4)],
+)
 def test_haitian_online_tables_are_open_ended(variant: str, players: int) -> None:
     """Online with friends there is no limit: an open-ended match never ends by itself."""
     assert Match(variant, players).options.open_ended is False
@@ -380,8 +382,12 @@ def test_no_options_means_no_changed_options(variant: str) -> None:
         ("haitian", 3, {"hands": 5}, {}),
         ("haitian", 4, {"hands": 9}, {"hands": 9}),
         ("haitian-partners", 4, {"target": 4, "open_ended": True}, {"open_ended": True}),
-        ("mexican-train", 6, {"mexican_train": False, "double_blank_50": True},
-         {"double_blank_50": True}),
+        (
+            "mexican-train",
+            6,
+            {"mexican_train": False, "double_blank_50": True},
+            {"double_blank_50": True},
+        ),
     ],
 )
 def test_changed_options_lists_only_what_differs_from_the_defaults(

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kabes.errors import IllegalMove, NotYourTurn
-from kabes.events import Event, LeadDrawn, Played
+from kabes.events import Drew, Event, LeadDrawn, MarkerChanged, Passed, Played
 from kabes.line_hand import LineHand
 from kabes.match import Match
 from kabes.moves import LEFT, PUBLIC, RIGHT, TIMEOUT, Play, parse_move
@@ -35,6 +35,7 @@ SEATINGS = [
     *[("mexican-train", n) for n in range(2, 9)],
 ]
 TEAMS = {"partnership", "plaza-partners", "haitian-partners"}
+LINE_VARIANTS = ("partnership", "plaza", "plaza-partners", "haitian", "haitian-partners")
 MAX_HANDS = 400
 """No finite match here needs more: a bound, not a rule."""
 
@@ -280,6 +281,7 @@ def test_every_legal_move_is_accepted(table: tuple[str, int, dict], seed: int) -
         assert hand is not None
         legal = hand.legal_moves()
         assert len(set(map(str, legal))) == len(legal), "a legal move is offered twice"
+        assert {(m.tile, m.at) for m in legal} == allowed_moves(match)
         for move in legal:
             assert move.tile in hand.hands[hand.turn]  # type: ignore[index]
             trial = hand.copy()
@@ -291,6 +293,142 @@ def test_every_legal_move_is_accepted(table: tuple[str, int, dict], seed: int) -
             assert trial.moves[-1] == str(move)
 
     play(match, Random(seed + 1), max_hands=2, before=before)
+
+
+def lead_tiles(match: Match) -> set[Tile]:
+    """The tiles RULES.md lets the leader lead with."""
+    hand = match.hand
+    assert hand is not None and hand.turn is not None
+    held = set(hand.hands[hand.turn])
+    if len(match.log) > 1 or match.variant in ("partnership", "plaza"):
+        return held  # any tile
+    if match.variant == "plaza-partners":
+        return {Tile.of(6, 6)}
+    dealt = [t for h in match.log[-1].deal for t in h]
+    doubles = [t for t in dealt if t.is_double]
+    return {max(doubles or dealt, key=lambda t: (t.low + t.high, t.high))}
+
+
+def allowed_places(hand: TrainHand, seat: int) -> list[str]:
+    """Mexican Train: where ``seat`` may play now, in first-fit order (RULES.md)."""
+    if not hand.first_turn_done[seat]:
+        return [str(seat)]  # first round of turns: only on their own train
+    if hand.open_double is not None:
+        return [hand.open_double]  # an open double must be satisfied first
+    places = [str(seat)]
+    if hand.public is not None:
+        places.append(PUBLIC)
+    return places + [str(s) for s in range(hand.players) if s != seat and hand.marked[s]]
+
+
+def allowed_moves(match: Match) -> set[tuple[Tile, str | None]]:
+    """Every (tile, end or train) the rules allow the seat to move, worked out here."""
+    hand = match.hand
+    assert hand is not None and hand.turn is not None
+    seat = hand.turn
+    if isinstance(hand, LineHand):
+        line = hand.line
+        if line is None:
+            return {(t, None) for t in lead_tiles(match)}
+        ends = {LEFT: line.left, RIGHT: line.right}
+        return {(t, e) for t in hand.hands[seat] for e in (LEFT, RIGHT) if t.has(ends[e])}
+    assert isinstance(hand, TrainHand)
+    tiles = [hand.drawn_tile] if hand.drawn_tile is not None else hand.hands[seat]
+    return {
+        (t, p) for t in tiles for p in allowed_places(hand, seat) if t.has(hand.train(p).end)
+    }
+
+
+def check_forced_actions(match: Match, events: list[Event], stock_before: int) -> None:
+    """Line games: who draws had nothing that fitted, draws the stock in order until a tile
+    fits; who passes has nothing that fits and no stock to draw from."""
+    hand = match.hand
+    assert isinstance(hand, LineHand) and hand.line is not None
+    ends = (hand.line.left, hand.line.right)
+
+    def fits(tile: Tile) -> bool:
+        return tile.has(ends[0]) or tile.has(ends[1])
+
+    next_draw = len(hand.stock) - stock_before
+    for event in events:
+        if isinstance(event, Drew):
+            drawn = list(event.tiles)
+            assert drawn == hand.stock[next_draw : next_draw + len(drawn)]
+            next_draw += len(drawn)
+            assert not any(fits(t) for t in drawn[:-1]), "drew on after a tile fitted"
+            assert fits(drawn[-1]) or next_draw == len(hand.stock)
+            kept = list(hand.hands[event.seat])
+            for tile in drawn:
+                if tile in kept:
+                    kept.remove(tile)
+            assert not any(fits(t) for t in kept if t not in drawn), "drew with a tile to play"
+        elif isinstance(event, Passed):
+            assert event.numbers == ends
+            assert not any(fits(t) for t in hand.hands[event.seat]), "passed with a tile to play"
+            assert next_draw == len(hand.stock), "passed with tiles left to draw"
+    assert next_draw == hand.drawn
+
+
+@settings(max_examples=30, deadline=None)
+@given(table=tables(variants=LINE_VARIANTS), seed=seeds)
+def test_draws_and_passes_only_when_forced(table: tuple[str, int, dict], seed: int) -> None:
+    """The table draws for a player only when nothing fits, until a tile fits, in stock
+    order; and passes only when nothing fits and the stock is empty (or absent)."""
+    variant, players, options = table
+    match = Match(variant, players, options, rng=Random(seed))
+    stock_before = [0]
+
+    def before(match: Match) -> None:
+        assert match.hand is not None
+        stock_before[0] = match.hand.stock_left
+
+    def after(match: Match, events: list[Event]) -> None:
+        hand = match.hand
+        assert isinstance(hand, LineHand)
+        if hand.line is None:
+            assert not [e for e in events if isinstance(e, (Drew, Passed))]
+            return
+        if not hand.stock:
+            assert not [e for e in events if isinstance(e, Drew)], "no stock, yet a draw"
+        check_forced_actions(match, events, stock_before[0])
+
+    play(match, Random(seed + 1), max_hands=6, before=before, after=after)
+
+
+@settings(max_examples=30, deadline=None)
+@given(table=tables(variants=("mexican-train",)), seed=seeds)
+def test_mexican_train_markers_and_draws(table: tuple[str, int, dict], seed: int) -> None:
+    """A marker goes on only with a pass and comes off only when its owner plays on their
+    own train; draws are one tile at a time, from the stock in order."""
+    variant, players, options = table
+    match = Match(variant, players, options, rng=Random(seed))
+    drawn_before = [0]
+
+    def before(match: Match) -> None:
+        assert isinstance(match.hand, TrainHand)
+        drawn_before[0] = match.hand.drawn
+
+    def after(match: Match, events: list[Event]) -> None:
+        hand = match.hand
+        assert isinstance(hand, TrainHand)
+        if not any(isinstance(e, Played) for e in events):
+            drawn_before[0] = 0  # a new round: the draws for the engine count too
+        position = drawn_before[0]
+        for index, event in enumerate(events):
+            if isinstance(event, Drew):
+                assert len(event.tiles) == 1
+                assert event.tiles[0] is hand.stock[position]
+                position += 1
+            elif isinstance(event, MarkerChanged) and event.on:
+                assert isinstance(events[index + 1], Passed)
+                assert events[index + 1].seat == event.seat  # type: ignore[attr-defined]
+            elif isinstance(event, MarkerChanged):
+                played = events[index - 1]
+                assert isinstance(played, Played) and played.seat == event.seat
+                assert played.move.endswith(f"@{event.seat}")
+        assert position == hand.drawn
+
+    play(match, Random(seed + 1), max_hands=2, before=before, after=after)
 
 
 # -- the clock -------------------------------------------------------------------------------
@@ -312,15 +450,7 @@ def first_fit(match: Match) -> tuple[Tile, str | None, int | None]:
                     return tile, end, None
         raise AssertionError("no tile fits, yet it is this seat's turn")
     assert isinstance(hand, TrainHand)
-    if not hand.first_turn_done[seat]:
-        places = [str(seat)]
-    elif hand.open_double is not None:
-        places = [hand.open_double]
-    else:
-        places = [str(seat)]
-        if hand.public is not None:
-            places.append(PUBLIC)
-        places += [str(s) for s in range(hand.players) if s != seat and hand.marked[s]]
+    places = allowed_places(hand, seat)
     tiles = [hand.drawn_tile] if hand.drawn_tile is not None else sorted(hand.hands[seat])
     for tile in tiles:
         for place in places:
@@ -331,9 +461,7 @@ def first_fit(match: Match) -> tuple[Tile, str | None, int | None]:
 
 @settings(max_examples=30, deadline=None)
 @given(table=tables(), seed=seeds)
-def test_timeout_is_the_first_fit_and_always_legal(
-    table: tuple[str, int, dict], seed: int
-) -> None:
+def test_timeout_is_the_first_fit_and_always_legal(table: tuple[str, int, dict], seed: int) -> None:
     """timeout_move() is the first of legal_moves(), and is RULES.md's first-fit move;
     a timeout is always accepted and plays exactly that move."""
     variant, players, options = table
@@ -555,7 +683,7 @@ def test_points_go_to_exactly_the_parties_the_rules_name(
 def test_scores_are_the_running_sum_of_points(table: tuple[str, int, dict], seed: int) -> None:
     """A hand's scores are the last scores plus its points (haitian-partners: the losing
     team goes back to 0); the match's scores are the last hand's."""
-    variant, players, options = table
+    variant, players, _options = table
     match, infos = played_out(table, seed)
     parties = 2 if variant in TEAMS else players
     running = [0] * parties
@@ -581,8 +709,9 @@ def expected_first_leader(variant: str, info: HandInfo, number: int) -> int:
         drawn = info.drawn_leader
         assert drawn is not None
         turned = drawn.turned
-        best = max(range(len(turned)), key=lambda s: (turned[s].low + turned[s].high,
-                                                      turned[s].high))
+        best = max(
+            range(len(turned)), key=lambda s: (turned[s].low + turned[s].high, turned[s].high)
+        )
         assert drawn.leader == best
         return best
     if variant.startswith("haitian"):
@@ -596,9 +725,7 @@ def expected_first_leader(variant: str, info: HandInfo, number: int) -> int:
     return info.stock.index(engine) % len(deal)
 
 
-def assert_leaders(
-    variant: str, players: int, infos: list[HandInfo], over: bool
-) -> None:
+def assert_leaders(variant: str, players: int, infos: list[HandInfo], over: bool) -> None:
     """First leaders as RULES.md says; then each hand is led by the last one's
     next_leader, which is the variant's."""
     for number, info in enumerate(infos, 1):
@@ -665,8 +792,9 @@ def test_long_matches_score_and_lead_as_the_rules_say(
 # -- the end of a match ---------------------------------------------------------------------
 
 
-def expected_winners(variant: str, players: int, options: dict[str, Any], infos: list[HandInfo],
-                     scores: list[int]) -> list[int]:
+def expected_winners(
+    variant: str, players: int, options: dict[str, Any], infos: list[HandInfo], scores: list[int]
+) -> list[int]:
     if variant in ("partnership",) or variant.startswith("plaza"):
         target = options.get("target", 100)
         return [p for p, s in enumerate(scores) if s >= target]

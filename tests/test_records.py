@@ -232,6 +232,7 @@ def test_end_may_be_left_out_where_only_one_place_fits(name: str) -> None:
 def test_lead_lays_the_first_written_number_on_the_left(seed: int) -> None:
     """``6-3`` as a lead lays 6 on the left and 3 on the right; ``3-6`` the other way round;
     a ``timeout`` lead lays the lower number on the left."""
+
     def first_hand() -> Match:
         match = Match("partnership", rng=Random(seed))
         match.deal_hand()
@@ -275,8 +276,10 @@ def test_a_hand_cut_short_has_no_result(name: str) -> None:
     assert out["result"]["finished"] is False
     assert out["result"]["winners"] == []
     assert out["result"]["kochon"] is False
-    before = record["hands"][cut - 1]["result"]["scores"] if cut else [0] * len(
-        record["result"]["scores"]
+    before = (
+        record["hands"][cut - 1]["result"]["scores"]
+        if cut
+        else [0] * len(record["result"]["scores"])
     )
     assert out["result"]["scores"] == before
 

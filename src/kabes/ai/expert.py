@@ -33,6 +33,9 @@ WIN = 3.0
 GREEDY = 0.75
 """How often a playout player plays its heaviest tile rather than a random one."""
 MIN_WORLDS = 4
+SAFETY = 0.97
+OVERHEAD = 0.004
+"""Seconds kept back from the budget for choosing, explaining and answering."""
 
 
 class Expert:
@@ -117,15 +120,18 @@ def search(
         list(view.hand_wins),
     )
     totals = [0.0] * len(moves)
-    deadline = time.perf_counter() + budget
+    deadline = time.perf_counter() + budget * SAFETY - OVERHEAD
     party = view.party(view.seat)
     worlds = 0
     pool = unseen(view)
     leader = view.leader
     assert leader is not None
-    while worlds < MIN_WORLDS or time.perf_counter() < deadline:
-        if max_worlds is not None and worlds >= max_worlds:
-            break
+    started = time.perf_counter()
+    while max_worlds is None or worlds < max_worlds:
+        now = time.perf_counter()
+        per_world = (now - started) / worlds if worlds else 0.0
+        if worlds >= MIN_WORLDS and now + per_world > deadline:
+            break  # one more world would likely overrun the budget
         if not view.trains:
             hands, stock = deal_world(view, rng, pool)
             masks = [fastline.mask(h) for h in hands]

@@ -13,6 +13,7 @@ its hint.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 
@@ -30,7 +31,7 @@ from kabes.tiles import Tile, count
 from kabes.views import View
 
 OUT = 1000.0
-CHAIN_SEARCH_LIMIT = 4000
+CHAIN_SEARCH_LIMIT = 1500
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,7 @@ class Skilled:
         moves = distinct(view)
         if not moves:
             raise ValueError(f"seat {view.seat} has no move to make: it is not its turn")
-        judge = train_features if view.trains else line_features
+        judge = _judge(view)
         judged = [(m, judge(view, m)) for m in moves]
         move, features = max(judged, key=lambda mf: sum(f.score for f in mf[1]))
         best = max(features, key=lambda f: f.score)
@@ -66,8 +67,17 @@ class Skilled:
 
     def scores(self, view: View) -> dict[Play, float]:
         """Every distinct move's score (for the expert's move ordering and the lessons)."""
-        judge = train_features if view.trains else line_features
+        judge = _judge(view)
         return {m: sum(f.score for f in judge(view, m)) for m in distinct(view)}
+
+
+def _judge(view: View) -> Callable[[View, Play], list[Feature]]:
+    """The feature function for this view's game; for trains, the plan is made once."""
+    if not view.trains:
+        return line_features
+    own = next(t for t in view.trains if t.owner == view.seat)
+    plan = longest_train(own.end, list(view.hand))
+    return lambda seen, move: train_features(seen, move, plan)
 
 
 def line_features(view: View, move: Play) -> list[Feature]:
@@ -153,15 +163,14 @@ def _block_features(
     return [Feature(-40.0, "would block the game with more pips than the others")]
 
 
-def train_features(view: View, move: Play) -> list[Feature]:
-    """Why ``move`` is good or bad in Mexican Train."""
+def train_features(view: View, move: Play, plan: list[Tile]) -> list[Feature]:
+    """Why ``move`` is good or bad in Mexican Train, given the seat's planned train."""
     tile = move.tile
     rest = [t for t in view.hand if t is not tile]
     if not rest:
         return [Feature(OUT + tile.value, f"{tile} is your last tile: you go out")]
     own = str(view.seat)
     trains = {t.place: t for t in view.trains}
-    plan = longest_train(trains[own].end, list(view.hand))
     features = [Feature(tile.value * 0.3, f"{tile} sheds {tile.value} pips")]
     if view.open_double is not None:
         features.append(Feature(tile.value * 0.5, f"satisfies the open double with {tile}"))
