@@ -15,7 +15,7 @@ import time
 from kabes.tournament import Setup, run
 
 PAIRS = [("casual", "beginner"), ("skilled", "casual"), ("expert", "skilled"), ("expert", "casual")]
-VARIANTS = {"partnership": 4, "haitian-partners": 4, "plaza": 2, "mexican-train": 3}
+VARIANTS = {"partnership": 4, "haitian-partners": 4, "plaza": 2, "mexican-train": 2}
 HAND_TARGET = 0.55
 EXPERT_HAND_TARGET = 0.70
 EXPERT_MATCH_TARGET = 0.85
@@ -35,7 +35,7 @@ def main() -> None:
         print(f"\n{variant} ({players} players), {args.matches} matches per pairing, "
               f"expert budget {args.budget}s")
         print(f"{'pairing':<22}{'hands won':>10}{'95% CI':>16}{'matches won':>13}"
-              f"{'95% CI':>16}{'target':>12}{'time':>8}")
+              f"{'95% CI':>16}{'target':>18}{'time':>8}")
         for strong, weak in PAIRS:
             started = time.perf_counter()
             setup = Setup(variant, players, (strong, weak), budget=args.budget, seed=args.seed)
@@ -52,7 +52,7 @@ def main() -> None:
             match_ci = f"{row['match_ci'][0]:.3f}-{row['match_ci'][1]:.3f}"
             print(f"{strong + ' v ' + weak:<22}{row['hand_wins']:>10.3f}{hand_ci:>16}"
                   f"{row['match_wins']:>13.3f}{match_ci:>16}"
-                  f"{target + (' ok' if met else ' MISS'):>12}"
+                  f"{target + (' ok' if met else ' MISS'):>18}"
                   f"{time.perf_counter() - started:>7.0f}s", flush=True)
 
 

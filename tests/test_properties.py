@@ -212,17 +212,15 @@ def places_of(match: Match) -> list[str | None]:
 
 
 def surely_illegal(match: Match, candidate: Play) -> bool:
-    """Whether RULES.md refuses ``candidate``: no legal move puts that tile there."""
+    """Whether RULES.md refuses ``candidate``: no allowed move puts that tile there."""
     hand = match.hand
     assert hand is not None
-    legal = hand.legal_moves()
-    tiles = {m.tile for m in legal}
-    lead = isinstance(hand, LineHand) and hand.line is None
+    allowed = allowed_moves(match)
     if candidate.at is None:
-        return candidate.tile not in tiles
-    if lead:
-        return True
-    return not any(m.tile is candidate.tile and m.at == candidate.at for m in legal)
+        return candidate.tile not in {tile for tile, _ in allowed}
+    if isinstance(hand, LineHand) and hand.line is None:
+        return True  # the lead is a bare tile
+    return (candidate.tile, candidate.at) not in allowed
 
 
 @settings(max_examples=30, deadline=None)
@@ -334,9 +332,7 @@ def allowed_moves(match: Match) -> set[tuple[Tile, str | None]]:
         return {(t, e) for t in hand.hands[seat] for e in (LEFT, RIGHT) if t.has(ends[e])}
     assert isinstance(hand, TrainHand)
     tiles = [hand.drawn_tile] if hand.drawn_tile is not None else hand.hands[seat]
-    return {
-        (t, p) for t in tiles for p in allowed_places(hand, seat) if t.has(hand.train(p).end)
-    }
+    return {(t, p) for t in tiles for p in allowed_places(hand, seat) if t.has(hand.train(p).end)}
 
 
 def check_forced_actions(match: Match, events: list[Event], stock_before: int) -> None:

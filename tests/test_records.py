@@ -381,6 +381,28 @@ def test_a_host_finished_match_replays_exactly() -> None:
     assert filled(json.loads(json.dumps(record))) == record
 
 
+def test_only_an_open_ended_record_can_say_the_host_finished_it() -> None:
+    """``finished`` is read from the file only for an open-ended table (the host's "Finish
+    match"); a record of a table with a target that claims to be finished early is not."""
+    record = load("haitian-2.json")
+    record["hands"] = record["hands"][:3]
+    record["result"] = {"finished": True, "winners": [0], "scores": [0, 0], "kochon": False}
+    out = filled(record)
+    assert out["result"]["finished"] is False
+    assert out["result"]["winners"] == []
+
+    open_ended = copy.deepcopy(record)
+    open_ended["options"] = {"open_ended": True}
+    without = filled(stripped(open_ended))
+    assert without["result"]["finished"] is False
+    assert without["result"]["winners"] == []
+    finished = filled(open_ended)
+    assert finished["result"]["finished"] is True
+    scores = finished["result"]["scores"]
+    assert scores == record["hands"][2]["result"]["scores"]
+    assert finished["result"]["winners"] == [p for p, v in enumerate(scores) if v == max(scores)]
+
+
 # -- records refused, with the hand and the move named --------------------------------------
 
 

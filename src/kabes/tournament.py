@@ -18,6 +18,7 @@ from typing import Any
 from kabes.ai import make_player
 from kabes.errors import BadOptions
 from kabes.match import Match
+from kabes.results import HandResult
 from kabes.rules import get_rules
 from kabes.views import view
 
@@ -148,12 +149,23 @@ def play_match(setup: Setup, index: int) -> MatchOutcome:
         match.apply(seat, players[seat].choose(view(match, seat)))
     results = [log.result for log in match.log if log.result is not None]
     assert match.result is not None
+    penalties = match.rules.penalties(setup.players)
     return MatchOutcome(
         party_levels,
         match.result.winners,
-        tuple(r.winner for r in results),
+        tuple(_hand_winner(r, penalties) for r in results),
         tuple(r.points for r in results),
     )
+
+
+def _hand_winner(result: HandResult, penalties: bool) -> int | None:
+    """Who won the hand: the rules' winner; in a penalty game where the rules name none (a
+    blocked Mexican Train round), the one party with the fewest penalty points."""
+    if result.winner is not None or not penalties:
+        return result.winner
+    low = min(result.points)
+    lowest = [p for p, points in enumerate(result.points) if points == low]
+    return lowest[0] if len(lowest) == 1 else None
 
 
 def run(
