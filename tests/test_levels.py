@@ -216,3 +216,30 @@ def test_bit_set_playouts_follow_the_engine_rules(setup: tuple[str, int], seed: 
 def test_an_unknown_level_is_refused() -> None:
     with pytest.raises(BadOptions, match="no level 'grandmaster'"):
         make_player("grandmaster", Random(0))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 6), st.integers(0, 9999), st.integers(0, 60), st.booleans())
+def test_bit_set_train_playouts_follow_the_engine_rules(
+    players: int, seed: int, steps: int, public: bool
+) -> None:
+    """The same greedy players (heaviest tile, first place in first-fit order) end a round
+    the same way on bit sets as in the engine."""
+    from kabes.ai import fasttrain
+
+    match = Match("mexican-train", players, {"mexican_train": public}, rng=Random(seed))
+    match.deal_hand()
+    rng = Random(seed)
+    for _ in range(steps):
+        if not match.hand_in_progress:
+            return
+        match.apply(None, rng.choice(match.hand.legal_moves()))  # type: ignore[union-attr]
+    engine = match.hand
+    assert engine is not None
+    quick = engine.copy()
+    order = {t: i for i, t in enumerate(fasttrain.TILES)}
+    while engine.end is None:
+        moves = engine.legal_moves()
+        heaviest = max(moves, key=lambda m: order[m.tile]).tile
+        engine.apply(next(m for m in moves if m.tile is heaviest))
+    assert fasttrain.finish(quick, lambda: 0.0, 1.0) == engine.end  # type: ignore[arg-type]

@@ -17,7 +17,7 @@ from dataclasses import replace
 from multiprocessing import get_context
 from random import Random
 
-from kabes.ai import fastline
+from kabes.ai import fastline, fasttrain
 from kabes.ai.knowledge import Hint, distinct, unseen
 from kabes.ai.skilled import Skilled
 from kabes.ai.worlds import deal_world, rebuild
@@ -26,6 +26,7 @@ from kabes.line_hand import LineHand
 from kabes.moves import Move, Play
 from kabes.results import HandEnd
 from kabes.rules import MatchState, Rules, get_rules
+from kabes.trains import TrainHand
 from kabes.views import View
 
 WIN = 3.0
@@ -154,9 +155,12 @@ def search(
 def playout(hand: Hand, rng: Random) -> HandEnd:
     """Play ``hand`` to its end with quick players: mostly the heaviest tile, sometimes any.
 
-    Line hands go to the bit-set playouts of ``kabes.ai.fastline``; trains use the engine."""
+    Both kinds of hand are played on bit sets (``fastline``, ``fasttrain``); the engine loop
+    below serves any other kind of hand."""
     if hand.end is None and isinstance(hand, LineHand):
         return fastline.finish(hand, rng.random, GREEDY)
+    if hand.end is None and isinstance(hand, TrainHand):
+        return fasttrain.finish(hand, rng.random, GREEDY)
     while hand.end is None:
         moves = hand.legal_moves()
         if rng.random() < GREEDY:
