@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from kabes.ai import Beginner
+from kabes.ai import Beginner, Expert
 from kabes.cli.app import app
 from kabes.cli.play import HUMAN, Command, TerminalGame, read_input
 from kabes.errors import BadMove, BadTile
@@ -193,3 +193,33 @@ def test_replay_of_a_broken_record_names_the_hand_and_move(tmp_path: Path) -> No
     result = runner.invoke(app, ["replay", str(path), "--json"])
     assert result.exit_code == 2
     assert "hand 2, move 4 ('6-6@L')" in result.output
+
+
+def test_hint_shows_the_experts_move_and_its_reason() -> None:
+    match = Match("plaza", 2, rng=Random(6))
+    out = io.StringIO()
+    answers = iter(["hint", "q"])
+    adviser = Expert(Random(0), budget=0.01)
+    game = TerminalGame(
+        match, {1: Beginner(Random(1))}, Console(file=out, width=200), lambda _p: next(answers),
+        adviser,
+    )
+    game.run()
+    shown = out.getvalue()
+    assert "Hint: play " in shown
+    line = next(li for li in shown.splitlines() if li.startswith("Hint: play "))
+    assert len(line) > len("Hint: play 6-3: ") + 5
+
+
+def test_play_seats_the_chosen_level_in_each_computer_seat() -> None:
+    result = runner.invoke(
+        app, ["play", "haitian", "-p", "4", "--levels", "skilled,expert,casual"], input="q\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "seat 1 skilled, seat 2 expert, seat 3 casual" in result.output
+
+
+def test_play_refuses_an_unknown_level() -> None:
+    result = runner.invoke(app, ["play", "haitian", "--levels", "wizard"])
+    assert result.exit_code == 2
+    assert "no level 'wizard'" in result.output
