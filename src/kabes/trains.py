@@ -243,9 +243,13 @@ class TrainHand:
         fitting = [p for p in places if tile.has(self.train(p).end)]
         at = move.at
         if at is None:
-            if len(fitting) != 1:
-                where = "nowhere" if not fitting else "on " + ", ".join(fitting)
-                raise IllegalMove(f"{tile} fits {where}: say which train, like {tile}@{seat}")
+            if not fitting:
+                ends = ", ".join(f"{p} ends in {self.train(p).end}" for p in places)
+                raise IllegalMove(f"{tile} fits no train you may play on ({ends})")
+            if len(fitting) > 1:
+                where = ", ".join(fitting)
+                example = f"{tile}@{fitting[0]}"
+                raise IllegalMove(f"{tile} fits trains {where}: say which, like {example}")
             at = fitting[0]
         elif at not in fitting:
             raise IllegalMove(self._why_not(seat, tile, at))

@@ -6,6 +6,7 @@ tile the seat may not see.
 
 from __future__ import annotations
 
+from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -108,11 +109,13 @@ def table_panel(view: View) -> RenderableType:
 def hand_panel(view: View) -> RenderableType:
     """The seat's own tiles, numbered for input, the playable ones in green."""
     playable = {m.tile for m in view.legal}
-    text = Text()
-    for number, tile in enumerate(view.hand, 1):
-        text += Text(f"{number}) ") + tile_text(tile, tile in playable) + Text("  ")
+    items = [
+        Text(f"{number}) ") + tile_text(tile, tile in playable)
+        for number, tile in enumerate(view.hand, 1)
+    ]
     title = "Your hand" + (" · your turn" if view.my_turn else "")
-    return Panel(text or Text("(empty)"), title=title)
+    body: RenderableType = Columns(items, padding=(0, 2)) if items else Text("(empty)")
+    return Panel(body, title=title)
 
 
 def render(view: View) -> RenderableType:
