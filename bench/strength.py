@@ -4,7 +4,8 @@ Every pairing is a duplicate tournament (``kabes.tournament``): each deal is pla
 the sides swapped, so the luck of the deal cancels. Prints one table per variant; the
 targets of issue 3 are shown beside the figures but never fail the run.
 
-Run: .venv/bin/python bench/strength.py [--matches M] [--budget S] [--jobs J] [VARIANT ...]
+Run: .venv/bin/python bench/strength.py [--matches M] [--expert-matches E] [--budget S]
+     [--jobs J] [VARIANT ...]
 """
 
 from __future__ import annotations
@@ -26,20 +27,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("variants", nargs="*", default=list(VARIANTS))
     parser.add_argument("--matches", type=int, default=40, help="matches per pairing (even)")
+    parser.add_argument(
+        "--expert-matches", type=int, default=None, help="matches per pairing with the expert"
+    )
     parser.add_argument("--budget", type=float, default=0.1, help="expert seconds per move")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     for variant in args.variants:
         players = VARIANTS[variant]
-        print(f"\n{variant} ({players} players), {args.matches} matches per pairing, "
-              f"expert budget {args.budget}s")
+        expert = args.matches if args.expert_matches is None else args.expert_matches
+        print(f"\n{variant} ({players} players), {args.matches} matches per pairing "
+              f"({expert} with the expert), expert budget {args.budget}s")
         print(f"{'pairing':<22}{'hands won':>10}{'95% CI':>16}{'matches won':>13}"
               f"{'95% CI':>16}{'target':>18}{'time':>8}")
         for strong, weak in PAIRS:
             started = time.perf_counter()
             setup = Setup(variant, players, (strong, weak), budget=args.budget, seed=args.seed)
-            tally = run(setup, args.matches, args.jobs)
+            matches = args.matches
+            if strong == "expert" and args.expert_matches is not None:
+                matches = args.expert_matches
+            tally = run(setup, matches, args.jobs)
             row = tally.report()["levels"][strong]
             if (strong, weak) == ("expert", "casual"):
                 target = f"{EXPERT_HAND_TARGET:.0%}/{EXPERT_MATCH_TARGET:.0%}"
