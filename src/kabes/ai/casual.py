@@ -6,30 +6,19 @@ number it holds most of, as any casual player would.
 
 from __future__ import annotations
 
-from random import Random
-
-from kabes.ai.knowledge import Hint, distinct, ends_after
-from kabes.moves import Move, Play
+from kabes.ai.knowledge import Hint, ends_after
+from kabes.ai.level import Level
+from kabes.moves import Play
 from kabes.views import View
 
 
-class Casual:
+class Casual(Level):
     """Sheds the heaviest playable tile, so as to be caught with few pips."""
 
     id = "casual"
 
-    def __init__(self, rng: Random) -> None:
-        self.rng = rng
-
-    def choose(self, view: View) -> Move:
+    def decide(self, view: View, moves: list[Play]) -> Hint:
         """The heaviest legal tile (a double before a non-double of the same value)."""
-        return self.hint(view).move
-
-    def hint(self, view: View) -> Hint:
-        """The heaviest tile, and why."""
-        moves = distinct(view)
-        if not moves:
-            raise ValueError(f"seat {view.seat} has no move to make: it is not its turn")
         best = max(moves, key=lambda m: (m.tile.value, m.tile.is_double, _follow(view, m)))
         tile = best.tile
         why = f"{tile} is your heaviest playable tile"

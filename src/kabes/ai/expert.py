@@ -18,12 +18,13 @@ from multiprocessing import get_context
 from random import Random
 
 from kabes.ai import fastline, fasttrain
-from kabes.ai.knowledge import Hint, distinct, unseen
+from kabes.ai.knowledge import Hint, unseen
+from kabes.ai.level import Level
 from kabes.ai.skilled import Skilled
 from kabes.ai.worlds import deal_world, rebuild
 from kabes.hand import Hand
 from kabes.line_hand import LineHand
-from kabes.moves import Move, Play
+from kabes.moves import Play
 from kabes.results import HandEnd
 from kabes.rules import MatchState, Rules, get_rules
 from kabes.trains import TrainHand
@@ -39,7 +40,7 @@ OVERHEAD = 0.004
 """Seconds kept back from the budget for choosing, explaining and answering."""
 
 
-class Expert:
+class Expert(Level):
     """Searches sampled worlds within a time budget; see the module docstring."""
 
     id = "expert"
@@ -51,22 +52,15 @@ class Expert:
         workers: int = 1,
         max_worlds: int | None = None,
     ) -> None:
-        self.rng = rng
+        super().__init__(rng)
         self.budget = budget
         self.workers = max(1, workers)
         """Processes searching at once: 2 uses both cores of a small server for one move."""
         self.max_worlds = max_worlds
         """Stop after this many worlds, whatever the time left (repeatable searches)."""
 
-    def choose(self, view: View) -> Move:
-        """The move with the best expected value for the match."""
-        return self.hint(view).move
-
-    def hint(self, view: View) -> Hint:
-        """The best move, and how it did in the worlds searched."""
-        moves = distinct(view)
-        if not moves:
-            raise ValueError(f"seat {view.seat} has no move to make: it is not its turn")
+    def decide(self, view: View, moves: list[Play]) -> Hint:
+        """The move with the best average over the worlds searched, and how it did."""
         if len(moves) == 1:
             return Hint(moves[0], f"{moves[0].tile} is your only move")
         values, worlds = self.evaluate(view, moves)

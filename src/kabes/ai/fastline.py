@@ -1,48 +1,30 @@
 """Quick playouts of a line-game hand on bit sets, for the expert's search.
 
-A hand is a 28-bit mask; tiles are numbered by increasing value (a double after the other
-tiles of its value), so a seat's heaviest playable tile is simply the highest bit of
-``hand & (FITS[left] | FITS[right])``. The rules played here are the engine's (play when
-able, draw until a tile fits while there is a stock, pass otherwise, block when everybody
-passes in turn); the end of the hand is handed back as an engine ``HandEnd`` so that the
-variant's own rules score it. ``tests/test_fastline.py`` checks it against the engine.
+A hand is a 28-bit mask (``kabes.ai.bits``), so a seat's heaviest playable tile is simply
+the highest bit of ``hand & (FITS[left] | FITS[right])``. The rules played here are the
+engine's (play when able, draw until a tile fits while there is a stock, pass otherwise,
+block when everybody passes in turn); the end of the hand is handed back as an engine
+``HandEnd`` so that the variant's own rules score it. ``tests/test_levels.py`` checks it
+against the engine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from kabes.ai.bits import DOUBLE_SIX
 from kabes.line_hand import LineHand
 from kabes.moves import LEFT, Play
 from kabes.results import Ending, HandEnd
-from kabes.tiles import Tile, full_set
 
-TILES: tuple[Tile, ...] = tuple(sorted(full_set(6), key=lambda t: (t.value, t.is_double)))
-"""The double-six set in playout order: lightest first, a double after its equals."""
-BIT: dict[Tile, int] = {t: 1 << i for i, t in enumerate(TILES)}
-LOW = tuple(t.low for t in TILES)
-HIGH = tuple(t.high for t in TILES)
-FITS = tuple(sum(BIT[t] for t in TILES if t.has(n)) for n in range(7))
-"""For each number, the tiles that show it."""
-VALUE = tuple(t.value for t in TILES)
-
-
-def mask(tiles: list[Tile] | tuple[Tile, ...]) -> int:
-    """The bit set of ``tiles``."""
-    out = 0
-    for t in tiles:
-        out |= BIT[t]
-    return out
-
-
-def tiles_of(bits: int) -> tuple[Tile, ...]:
-    """The tiles of a bit set, in hand order."""
-    found = []
-    while bits:
-        low = bits & -bits
-        found.append(TILES[low.bit_length() - 1])
-        bits ^= low
-    return tuple(sorted(found))
+BITS = DOUBLE_SIX
+TILES = BITS.tiles
+BIT = BITS.bit
+LOW = BITS.low
+HIGH = BITS.high
+FITS = BITS.fits
+mask = BITS.mask
+tiles_of = BITS.tiles_of
 
 
 def playout(
@@ -89,6 +71,7 @@ def playout(
                 turn = (turn + 1) % players
                 continue
         passes = 0
+        # The choice is written out here, not called: this loop is the hot path of search.
         if random() < greedy:
             bit = 1 << (playable.bit_length() - 1)
         else:

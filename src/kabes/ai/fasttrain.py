@@ -3,45 +3,29 @@
 The same rules as ``kabes.trains`` (first round of turns on one's own train, one tile a turn
 after it, doubles satisfied at once, an open double closing every other train, one draw a
 turn, markers, blocked when everybody passes in turn with the stock empty), on 91-bit masks
-with tiles numbered by increasing value, so a seat's heaviest playable tile is the highest
-bit. ``tests/test_levels.py`` checks it against the engine.
+(``kabes.ai.bits``), so a seat's heaviest playable tile is the highest bit.
+``tests/test_levels.py`` checks it against the engine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from kabes.ai.bits import DOUBLE_TWELVE
 from kabes.moves import PUBLIC
 from kabes.results import Ending, HandEnd
-from kabes.tiles import Tile, full_set
 from kabes.trains import TrainHand
 
-TILES: tuple[Tile, ...] = tuple(sorted(full_set(12), key=lambda t: (t.value, t.is_double)))
-"""The double-twelve set in playout order: lightest first, a double after its equals."""
-BIT: dict[Tile, int] = {t: 1 << i for i, t in enumerate(TILES)}
-LOW = tuple(t.low for t in TILES)
-HIGH = tuple(t.high for t in TILES)
-FITS = tuple(sum(BIT[t] for t in TILES if t.has(n)) for n in range(13))
+BITS = DOUBLE_TWELVE
+TILES = BITS.tiles
+BIT = BITS.bit
+LOW = BITS.low
+HIGH = BITS.high
+FITS = BITS.fits
+mask = BITS.mask
+tiles_of = BITS.tiles_of
 PUB = -1
 """The public train's place number here (seats are 0..7)."""
-
-
-def mask(tiles: list[Tile] | tuple[Tile, ...]) -> int:
-    """The bit set of ``tiles``."""
-    out = 0
-    for t in tiles:
-        out |= BIT[t]
-    return out
-
-
-def tiles_of(bits: int) -> tuple[Tile, ...]:
-    """The tiles of a bit set, in hand order."""
-    found = []
-    while bits:
-        low = bits & -bits
-        found.append(TILES[low.bit_length() - 1])
-        bits ^= low
-    return tuple(sorted(found))
 
 
 def finish(hand: TrainHand, random: Callable[[], float], greedy: float) -> HandEnd:
@@ -79,6 +63,7 @@ def finish(hand: TrainHand, random: Callable[[], float], greedy: float) -> HandE
         if only:
             playable &= only
         if playable:
+            # Written out, as in fastline: this loop is the hot path of search.
             if random() < greedy:
                 bit = 1 << (playable.bit_length() - 1)
             else:

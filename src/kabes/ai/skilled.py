@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from random import Random
 
 from kabes.ai.knowledge import (
     Hint,
@@ -26,7 +25,8 @@ from kabes.ai.knowledge import (
     partner,
     unseen,
 )
-from kabes.moves import Move, Play
+from kabes.ai.level import Level
+from kabes.moves import Play
 from kabes.tiles import Tile, count
 from kabes.views import View
 
@@ -42,23 +42,13 @@ class Feature:
     why: str
 
 
-class Skilled:
+class Skilled(Level):
     """Counts tiles and reads passes; see the module docstring."""
 
     id = "skilled"
 
-    def __init__(self, rng: Random) -> None:
-        self.rng = rng
-
-    def choose(self, view: View) -> Move:
-        """The move with the best total of features."""
-        return self.hint(view).move
-
-    def hint(self, view: View) -> Hint:
-        """The best move, explained by its strongest feature."""
-        moves = distinct(view)
-        if not moves:
-            raise ValueError(f"seat {view.seat} has no move to make: it is not its turn")
+    def decide(self, view: View, moves: list[Play]) -> Hint:
+        """The move with the best total of features, explained by its strongest one."""
         judge = _judge(view)
         judged = [(m, judge(view, m)) for m in moves]
         move, features = max(judged, key=lambda mf: sum(f.score for f in mf[1]))
