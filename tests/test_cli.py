@@ -223,3 +223,21 @@ def test_play_refuses_an_unknown_level() -> None:
     result = runner.invoke(app, ["play", "haitian", "--levels", "wizard"])
     assert result.exit_code == 2
     assert "no level 'wizard'" in result.output
+
+
+def test_an_open_ended_match_ends_when_the_person_finishes_it() -> None:
+    match = Match("haitian", 3, {"open_ended": True}, rng=Random(2))
+    computers = {s: Beginner(Random(s)) for s in (1, 2)}
+    out = io.StringIO()
+    _typed, play_ask = typist(match, [])
+    finished_after = 2
+
+    def ask(prompt: str) -> str:
+        if "finish" in prompt:
+            return "finish" if len(match.log) >= finished_after else ""
+        return play_ask(prompt)  # type: ignore[operator,no-any-return]
+
+    TerminalGame(match, computers, Console(file=out, width=120), ask).run()
+    assert match.over and match.result is not None
+    assert len(match.log) == finished_after
+    assert "Match over" in out.getvalue()

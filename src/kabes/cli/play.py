@@ -112,7 +112,8 @@ class TerminalGame:
                 if not match.hand_in_progress:
                     if match.log:
                         self._between_hands()
-                    self._tell(match.deal_hand())
+                    if not match.over:
+                        self._tell(match.deal_hand())
                     continue
                 seat = match.turn
                 assert seat is not None
@@ -148,7 +149,13 @@ class TerminalGame:
 
     def _between_hands(self) -> None:
         self._show_end_of_hand()
-        self._line("Press Enter for the next hand (q to stop): ", quit_words=True)
+        if not self.match.options.open_ended:
+            self._line("Press Enter for the next hand (q to stop): ", quit_words=True)
+            return
+        # An open-ended match goes on until the host finishes it: here, the person.
+        prompt = "Press Enter for the next hand, 'finish' to finish the match (q to stop): "
+        if self._line(prompt, quit_words=True).strip().lower() == "finish":
+            self._tell(self.match.finish())
 
     def _show_end_of_hand(self) -> None:
         seen = view(self.match, HUMAN)
