@@ -42,19 +42,13 @@ def player(level: str, seed: int) -> object:
     return make_player(level, Random(seed))
 
 
-@settings(max_examples=30, deadline=None)
-@given(
-    st.sampled_from(SETUPS),
-    st.lists(st.sampled_from(LEVELS), min_size=8, max_size=8),
-    st.integers(0, 10_000),
-)
-def test_every_level_plays_every_variant_without_an_illegal_move(
-    setup: tuple[str, int], levels: list[str], seed: int
-) -> None:
-    variant, players = setup
+def play_hands(variant: str, players: int, levels: list[str], seed: int, hands: int) -> int:
+    """Play up to ``hands`` hands with a level in each seat; every move must be legal (the
+    engine would refuse it otherwise). Returns the number of moves made."""
     match = Match(variant, players, rng=Random(seed))
-    seats = [player(levels[s], seed + s) for s in range(players)]
-    for _ in range(2 if variant == "mexican-train" else 4):
+    seats = [player(levels[s % len(levels)], seed + s) for s in range(players)]
+    made = 0
+    for _ in range(hands):
         if match.over:
             break
         match.deal_hand()
@@ -64,7 +58,37 @@ def test_every_level_plays_every_variant_without_an_illegal_move(
             seen = view(match, seat)
             move = seats[seat].choose(seen)  # type: ignore[attr-defined]
             assert any(move.same_place(m) for m in seen.legal)
-            match.apply(seat, move)  # an illegal move would raise here
+            match.apply(seat, move)
+            made += 1
+    return made
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.sampled_from(SETUPS),
+    st.lists(st.sampled_from(LEVELS[:3]), min_size=8, max_size=8),
+    st.integers(0, 10**6),
+)
+def test_every_quick_level_plays_thousands_of_hands_without_an_illegal_move(
+    setup: tuple[str, int], levels: list[str], seed: int
+) -> None:
+    variant, players = setup
+    hands = 1 if variant == "mexican-train" else 5
+    assert play_hands(variant, players, levels, seed, hands) > 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(SETUPS),
+    st.lists(st.sampled_from(LEVELS), min_size=8, max_size=8),
+    st.integers(0, 10**6),
+)
+def test_the_expert_plays_every_variant_without_an_illegal_move(
+    setup: tuple[str, int], levels: list[str], seed: int
+) -> None:
+    variant, players = setup
+    levels[0] = "expert"
+    assert play_hands(variant, players, levels, seed, 2 if variant != "mexican-train" else 1) > 0
 
 
 def two_worlds(variant: str, players: int, seed: int) -> tuple[Match, Match]:
