@@ -35,6 +35,7 @@ WIN = 3.0
 GREEDY = 0.75
 """How often a playout player plays its heaviest tile rather than a random one."""
 MIN_WORLDS = 4
+"""Worlds searched whatever the budget, so that a move is never chosen blind."""
 SAFETY = 0.97
 OVERHEAD = 0.004
 """Seconds kept back from the budget for choosing, explaining and answering."""
@@ -147,22 +148,14 @@ def search(
 
 
 def playout(hand: Hand, rng: Random) -> HandEnd:
-    """Play ``hand`` to its end with quick players: mostly the heaviest tile, sometimes any.
-
-    Both kinds of hand are played on bit sets (``fastline``, ``fasttrain``); the engine loop
-    below serves any other kind of hand."""
-    if hand.end is None and isinstance(hand, LineHand):
-        return fastline.finish(hand, rng.random, GREEDY)
-    if hand.end is None and isinstance(hand, TrainHand):
+    """Play ``hand`` to its end on bit sets (``fastline``, ``fasttrain``) with quick
+    players: mostly the heaviest tile, sometimes any."""
+    if hand.end is not None:
+        return hand.end
+    if isinstance(hand, TrainHand):
         return fasttrain.finish(hand, rng.random, GREEDY)
-    while hand.end is None:
-        moves = hand.legal_moves()
-        if rng.random() < GREEDY:
-            move = max(moves, key=lambda m: m.tile.value)
-        else:
-            move = moves[int(rng.random() * len(moves))]
-        hand.apply(move)
-    return hand.end
+    assert isinstance(hand, LineHand)
+    return fastline.finish(hand, rng.random, GREEDY)
 
 
 def value(rules: Rules, state: MatchState, end: HandEnd, party: int) -> float:
