@@ -258,6 +258,8 @@ def test_bit_set_train_playouts_follow_the_engine_rules(
         if not match.hand_in_progress:
             return
         match.apply(None, rng.choice(match.hand.legal_moves()))  # type: ignore[union-attr]
+    if not match.hand_in_progress:
+        return
     engine = match.hand
     assert engine is not None
     quick = engine.copy()

@@ -165,7 +165,7 @@ def value(rules: Rules, state: MatchState, end: HandEnd, party: int) -> float:
     sign = -1.0 if rules.penalties(state.players) else 1.0
     before = _standing(state.scores, party)
     after = _standing(list(scored.scores), party)
-    worth = sign * (after - before) / _scale(rules, state)
+    worth = sign * (after - before) / rules.stake(state.players, state.options)
     future = MatchState(
         state.players,
         state.teams,
@@ -183,13 +183,6 @@ def value(rules: Rules, state: MatchState, end: HandEnd, party: int) -> float:
 def _standing(scores: list[int], party: int) -> float:
     others = [s for p, s in enumerate(scores) if p != party]
     return scores[party] - sum(others) / len(others)
-
-
-def _scale(rules: Rules, state: MatchState) -> float:
-    target = state.options.target
-    if target:
-        return float(target)
-    return 8.0 if rules.id == "haitian" else 100.0
 
 
 def _only(view: View, move: Play) -> View:

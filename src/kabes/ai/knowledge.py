@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kabes.moves import LEFT, RIGHT, Move, Play
+from kabes.rules import get_rules
 from kabes.tiles import Tile, full_set
 from kabes.views import View
 
@@ -23,7 +24,7 @@ class Hint:
 
 def top_of(view: View) -> int:
     """The highest number of the set in play."""
-    return 12 if view.variant == "mexican-train" else 6
+    return get_rules(view.variant).top
 
 
 def laid_tiles(view: View) -> set[Tile]:

@@ -13,17 +13,9 @@ from rich.table import Table
 from rich.text import Text
 
 from kabes.cli.describe import party_name, seat_name
+from kabes.rules import get_rules
 from kabes.tiles import Tile
 from kabes.views import TrainView, View
-
-TITLES = {
-    "partnership": "Partnership",
-    "plaza": "La Plaza",
-    "plaza-partners": "La Plaza with partners",
-    "haitian": "Haitian domino",
-    "haitian-partners": "Haitian domino, sosye",
-    "mexican-train": "Mexican Train",
-}
 
 
 def tile_text(tile: Tile, playable: bool = False) -> Text:
@@ -33,9 +25,7 @@ def tile_text(tile: Tile, playable: bool = False) -> Text:
 
 def scores_line(view: View) -> Text:
     """Every party's score, penalties marked as such."""
-    penalty = view.variant == "mexican-train" or (
-        view.variant == "haitian" and view.players > 2
-    )
+    penalty = get_rules(view.variant).penalties(view.players)
     parts = [
         f"{party_name(p, view.teams, view.seat)} {score}" for p, score in enumerate(view.scores)
     ]
@@ -120,7 +110,7 @@ def hand_panel(view: View) -> RenderableType:
 
 def render(view: View) -> RenderableType:
     """The whole table as the seat sees it."""
-    title = TITLES.get(view.variant, view.variant)
+    title = get_rules(view.variant).title
     header = Text(f"{title} · hand {view.hand_number}", style="bold")
     board = trains_panel(view) if view.trains else line_panel(view)
     return Group(header, scores_line(view), board, table_panel(view), hand_panel(view))

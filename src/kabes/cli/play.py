@@ -25,13 +25,13 @@ from kabes.events import Event
 from kabes.match import Match
 from kabes.moves import LEFT, MAX_TRAINS, PUBLIC, RIGHT, Move, Play
 from kabes.records import save_record
+from kabes.rules import get_rules
 from kabes.tiles import parse_tile
 from kabes.views import View, view
 
 HUMAN = 0
 SEARCH_WORKERS = min(2, os.cpu_count() or 1)
 """The expert searches on both cores of a small machine while the person waits."""
-PEOPLE_ONLY = {"partnership"}
 HELP = (
     "Type a tile number from your hand (3) or a tile (6-3), then the end if it fits both: "
     "3 L, 6-3 R. In Mexican Train give the train: 3 0 (your own), 6-3 2, 6-3 M. "
@@ -64,7 +64,7 @@ def read_input(text: str, seen: View) -> Move | Command:
         return Command("hint")
     if len(words) > 2:
         raise BadMove(f"{text.strip()!r}: give a tile and at most one end or train")
-    top = 12 if seen.variant == "mexican-train" else 6
+    top = get_rules(seen.variant).top
     if first.isdigit():
         number = int(first)
         if not 1 <= number <= len(seen.hand):
@@ -206,7 +206,7 @@ def start_game(
     budget: float = DEFAULT_BUDGET,
 ) -> Match:
     """Set up a match against the computer, play it at the terminal, save it if asked."""
-    if variant in PEOPLE_ONLY:
+    if get_rules(variant).people_only:
         raise BadOptions(
             f"{variant} is played only by people at an online table: no computer takes a seat "
             "there. Against the computer, try plaza-partners or haitian-partners."

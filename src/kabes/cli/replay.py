@@ -11,11 +11,13 @@ from rich.rule import Rule
 from kabes.cli.describe import describe
 from kabes.events import Event, HandEnded, HandStarted
 from kabes.records import replay
+from kabes.rules import VARIANTS
 
 
 def show_replay(record: Mapping[str, Any], console: Console) -> None:
     """Replay ``record`` and tell every event; the scores after each hand; the result."""
-    teams = record.get("variant") in ("partnership", "plaza-partners", "haitian-partners")
+    variant = record.get("variant")
+    teams = isinstance(variant, str) and variant in VARIANTS and VARIANTS[variant].teams
 
     def tell(events: list[Event]) -> None:
         for event in events:

@@ -60,10 +60,19 @@ class Rules(ABC):
     seat_counts: tuple[int, ...]
     default_players: int
     teams = False
+    title: str
+    """The variant's name for people."""
+    people_only = False
+    """Whether only people may sit (no computer player ever takes a seat)."""
 
     def penalties(self, players: int) -> bool:
         """Whether scores are penalties (lower is better) with this many players."""
         return False
+
+    def stake(self, players: int, options: Options) -> float:
+        """A typical size of the points at play, for weighing a hand against the match:
+        the target, or 100 where there is none."""
+        return float(options.target or 100)
 
     @abstractmethod
     def option_specs(self, players: int) -> dict[str, OptionSpec]:

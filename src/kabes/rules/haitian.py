@@ -15,7 +15,7 @@ the losing team back to 0.
 from __future__ import annotations
 
 from kabes.line_hand import LineHand
-from kabes.options import OptionSpec, flag
+from kabes.options import Options, OptionSpec, flag
 from kabes.results import Ending, HandEnd
 from kabes.rules.base import MatchState, Rules, Scored, add, after, reached
 from kabes.tiles import Tile, count
@@ -32,6 +32,7 @@ class Haitian(Rules):
 
     def __init__(self, partners: bool) -> None:
         self.id = "haitian-partners" if partners else "haitian"
+        self.title = "Haitian domino, sosye" if partners else "Haitian domino"
         self.teams = partners
         self.seat_counts = (4,) if partners else (2, 3, 4)
         self.default_players = 4 if partners else 2
@@ -39,6 +40,12 @@ class Haitian(Rules):
     def penalties(self, players: int) -> bool:
         """With 3 or 4 players each for themself, scores are penalties."""
         return not self.teams and players > 2
+
+    def stake(self, players: int, options: Options) -> float:
+        """With 3 or 4 players a hand costs at most 8 penalty points; else the target."""
+        if self.penalties(players):
+            return float(PENALTIES[KABES])
+        return super().stake(players, options)
 
     def option_specs(self, players: int) -> dict[str, OptionSpec]:
         """Online tables are open-ended; 3-4 players play ``hands`` hands (5 by default)."""

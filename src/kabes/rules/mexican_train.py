@@ -26,6 +26,7 @@ class MexicanTrain(Rules):
     top = 12
     seat_counts = (2, 3, 4, 5, 6, 7, 8)
     default_players = 4
+    title = "Mexican Train"
 
     def penalties(self, players: int) -> bool:
         """Scores are the pips left in hand: penalties."""

@@ -24,6 +24,8 @@ class Partnership(Rules):
     seat_counts = (4,)
     default_players = 4
     teams = True
+    title = "Partnership"
+    people_only = True
 
     def option_specs(self, players: int) -> dict[str, OptionSpec]:
         """Only the target, set by the host: 50 to 500 in steps of 50, 100 by default."""

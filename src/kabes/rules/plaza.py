@@ -30,6 +30,7 @@ class Plaza(Rules):
 
     def __init__(self, partners: bool) -> None:
         self.id = "plaza-partners" if partners else "plaza"
+        self.title = "La Plaza with partners" if partners else "La Plaza"
         self.teams = partners
         self.seat_counts = (4,) if partners else (2,)
         self.default_players = self.seat_counts[0]
