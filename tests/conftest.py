@@ -15,6 +15,19 @@ from kabes.match import Match
 from kabes.moves import TIMEOUT, parse_move
 from kabes.tiles import Tile, full_set, parse_tile
 
+# Every variant with every seat count RULES.md allows, written out here rather than read from
+# the engine, so that tests state the rules.
+SEATINGS = [
+    ("partnership", 4),
+    ("plaza", 2),
+    ("plaza-partners", 4),
+    ("haitian", 2),
+    ("haitian", 3),
+    ("haitian", 4),
+    ("haitian-partners", 4),
+    *[("mexican-train", n) for n in range(2, 9)],
+]
+
 
 def tiles(text: str) -> list[Tile]:
     """The tiles written in ``text``, separated by spaces, in that order."""

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import SEATINGS
 from kabes.ai import LEVELS, Expert, make_player
 from kabes.ai.casual import Casual
 from kabes.ai.fastline import finish
@@ -18,18 +19,6 @@ from kabes.line_hand import LineHand
 from kabes.match import Match
 from kabes.tiles import Tile, parse_tile
 from kabes.views import view
-
-SETUPS = [
-    ("partnership", 4),
-    ("plaza", 2),
-    ("plaza-partners", 4),
-    ("haitian", 2),
-    ("haitian", 3),
-    ("haitian", 4),
-    ("haitian-partners", 4),
-    ("mexican-train", 2),
-    ("mexican-train", 5),
-]
 
 
 def tiles(text: str) -> list[Tile]:
@@ -65,7 +54,7 @@ def play_hands(variant: str, players: int, levels: list[str], seed: int, hands: 
 
 @settings(max_examples=600, deadline=None)
 @given(
-    st.sampled_from(SETUPS),
+    st.sampled_from(SEATINGS),
     st.lists(st.sampled_from(LEVELS[:3]), min_size=8, max_size=8),
     st.integers(0, 10**6),
 )
@@ -79,7 +68,7 @@ def test_every_quick_level_plays_thousands_of_hands_without_an_illegal_move(
 
 @settings(max_examples=40, deadline=None)
 @given(
-    st.sampled_from(SETUPS),
+    st.sampled_from(SEATINGS),
     st.lists(st.sampled_from(LEVELS), min_size=8, max_size=8),
     st.integers(0, 10**6),
 )

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import SEATINGS
 from kabes.errors import IllegalMove, NotYourTurn
 from kabes.events import Drew, Event, LeadDrawn, MarkerChanged, Passed, Played
 from kabes.line_hand import LineHand
@@ -24,16 +25,6 @@ from kabes.results import HandResult
 from kabes.tiles import Tile, full_set
 from kabes.trains import TrainHand
 
-SEATINGS = [
-    ("partnership", 4),
-    ("plaza", 2),
-    ("plaza-partners", 4),
-    ("haitian", 2),
-    ("haitian", 3),
-    ("haitian", 4),
-    ("haitian-partners", 4),
-    *[("mexican-train", n) for n in range(2, 9)],
-]
 TEAMS = {"partnership", "plaza-partners", "haitian-partners"}
 LINE_VARIANTS = ("partnership", "plaza", "plaza-partners", "haitian", "haitian-partners")
 MAX_HANDS = 400

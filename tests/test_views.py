@@ -9,23 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import SEATINGS
 from kabes.errors import BadOptions
 from kabes.events import Dealt, Drew
 from kabes.match import Match
 from kabes.tiles import Tile
 from kabes.views import view
-
-SETUPS = [
-    ("partnership", 4),
-    ("plaza", 2),
-    ("plaza-partners", 4),
-    ("haitian", 2),
-    ("haitian", 3),
-    ("haitian", 4),
-    ("haitian-partners", 4),
-    ("mexican-train", 3),
-    ("mexican-train", 6),
-]
 
 
 def walk(variant: str, players: int, seed: int, steps: int) -> Match:
@@ -51,7 +40,7 @@ def tiles_in(value: object) -> set[Tile]:
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.sampled_from(SETUPS), st.integers(0, 10_000), st.integers(0, 60))
+@given(st.sampled_from(SEATINGS), st.integers(0, 10_000), st.integers(0, 60))
 def test_a_view_never_holds_another_seats_hidden_tiles(
     setup: tuple[str, int], seed: int, steps: int
 ) -> None:
@@ -72,7 +61,7 @@ def test_a_view_never_holds_another_seats_hidden_tiles(
             assert seen.revealed == tuple(tuple(h) for h in hand.hands)
 
 
-@pytest.mark.parametrize(("variant", "players"), SETUPS)
+@pytest.mark.parametrize(("variant", "players"), SEATINGS)
 def test_only_the_seat_to_move_sees_legal_moves(variant: str, players: int) -> None:
     match = walk(variant, players, seed=3, steps=5)
     for seat in range(players):
