@@ -62,16 +62,18 @@ class Skilled(Level):
 
 
 def _judge(view: View) -> Callable[[View, Play], list[Feature]]:
-    """The feature function for this view's game; for trains, the plan is made once."""
+    """The feature function for this view's game, with what every move shares worked out
+    once: the unseen tiles on a line, the planned train in Mexican Train."""
     if not view.trains:
-        return line_features
+        out = unseen(view)
+        return lambda seen, move: line_features(seen, move, out)
     own = next(t for t in view.trains if t.owner == view.seat)
     plan = longest_train(own.end, list(view.hand))
     return lambda seen, move: train_features(seen, move, plan)
 
 
-def line_features(view: View, move: Play) -> list[Feature]:
-    """Why ``move`` is good or bad on a line of play."""
+def line_features(view: View, move: Play, out: list[Tile]) -> list[Feature]:
+    """Why ``move`` is good or bad on a line of play; ``out`` are the seat's unseen tiles."""
     tile = move.tile
     rest = [t for t in view.hand if t is not tile]
     if not rest:
@@ -79,7 +81,6 @@ def line_features(view: View, move: Play) -> list[Feature]:
     left, right = ends_after(view, move)
     open_numbers = {left, right}
     mine = number_counts(rest)
-    out = unseen(view)
     outside = number_counts(out)
     features = [Feature(tile.value * 0.6, f"{tile} sheds {tile.value} pips")]
     if tile.is_double:
@@ -117,7 +118,7 @@ def line_features(view: View, move: Play) -> list[Feature]:
         covered = suit is not None and view.ends is not None and suit in view.ends
         if covered and suit not in open_numbers:
             features.append(Feature(1.5, f"kills the {suit} seat {seat} is playing to"))
-    features += _block_features(view, rest, open_numbers, outside, mine)
+    features += _block_features(view, rest, open_numbers, out, mine)
     return features
 
 
@@ -133,12 +134,13 @@ def _suit(view: View, seat: int) -> int | None:
 
 
 def _block_features(
-    view: View, rest: list[Tile], open_numbers: set[int], outside: list[int], mine: list[int]
+    view: View, rest: list[Tile], open_numbers: set[int], out: list[Tile], mine: list[int]
 ) -> list[Feature]:
     """A move that blocks the game is judged by who would win the block."""
-    if view.stock or any(outside[n] or mine[n] for n in open_numbers):
+    if view.stock or any(mine[n] for n in open_numbers):
         return []
-    out = unseen(view)
+    if any(t.has(n) for t in out for n in open_numbers):
+        return []
     others = [s for s in range(view.players) if s != view.seat]
     hidden = sum(view.counts[s] for s in others) or 1
     average = sum(t.value for t in out) / hidden
