@@ -214,13 +214,12 @@ def start_game(
     rng = Random(seed)
     match = Match(variant, players, options, rng)
     chosen = levels or ["skilled"]
+    seated = {seat: chosen[(seat - 1) % len(chosen)] for seat in range(1, match.players)}
     computers = {
-        seat: make_player(
-            chosen[(seat - 1) % len(chosen)], Random(rng.random()), budget, SEARCH_WORKERS
-        )
-        for seat in range(1, match.players)
+        seat: make_player(level, Random(rng.random()), budget, SEARCH_WORKERS)
+        for seat, level in seated.items()
     }
-    names = ", ".join(f"seat {s} {type(p).__name__.lower()}" for s, p in computers.items())
+    names = ", ".join(f"seat {seat} {level}" for seat, level in seated.items())
     console.print(f"You are seat 0; {names}.")
     adviser = Expert(Random(rng.random()), budget, SEARCH_WORKERS)
     game = TerminalGame(match, computers, console, ask, adviser)
