@@ -21,9 +21,7 @@ from kabes.ai import fastline, fasttrain
 from kabes.ai.knowledge import Hint, unseen
 from kabes.ai.level import Level
 from kabes.ai.skilled import Skilled
-from kabes.ai.worlds import deal_world, rebuild
-from kabes.hand import Hand
-from kabes.line_hand import LineHand
+from kabes.ai.worlds import deal_world, rebuild_trains
 from kabes.moves import Play
 from kabes.results import HandEnd
 from kabes.rules import MatchState, Rules, get_rules
@@ -138,7 +136,7 @@ def search(
                 )
                 totals[i] += value(rules, state, end, party)
         else:
-            world = rebuild(view, rng)
+            world = rebuild_trains(view, rng)
             for i, move in enumerate(moves):
                 hand = world.copy()
                 hand.apply(move)
@@ -147,15 +145,12 @@ def search(
     return totals, worlds
 
 
-def playout(hand: Hand, rng: Random) -> HandEnd:
-    """Play ``hand`` to its end on bit sets (``fastline``, ``fasttrain``) with quick
-    players: mostly the heaviest tile, sometimes any."""
+def playout(hand: TrainHand, rng: Random) -> HandEnd:
+    """Play a Mexican Train round to its end on bit sets (``fasttrain``) with quick players:
+    mostly the heaviest tile, sometimes any. (Line hands go through ``fastline`` directly.)"""
     if hand.end is not None:
         return hand.end
-    if isinstance(hand, TrainHand):
-        return fasttrain.finish(hand, rng.random, GREEDY)
-    assert isinstance(hand, LineHand)
-    return fastline.finish(hand, rng.random, GREEDY)
+    return fasttrain.finish(hand, rng.random, GREEDY)
 
 
 def value(rules: Rules, state: MatchState, end: HandEnd, party: int) -> float:

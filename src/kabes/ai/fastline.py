@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kabes.ai.bits import DOUBLE_SIX
-from kabes.line_hand import LineHand
 from kabes.moves import LEFT, Play
 from kabes.results import Ending, HandEnd
 
@@ -136,23 +135,3 @@ def finish_after(
 
 def _end(ending: Ending, seat: int, capicu: bool, hands: list[int], leader: int) -> HandEnd:
     return HandEnd(ending, seat, capicu, tuple(tiles_of(h) for h in hands), leader)
-
-
-def finish(hand: LineHand, random: Callable[[], float], greedy: float) -> HandEnd:
-    """Play an engine hand (its line started) to the end on bit sets; the engine's HandEnd."""
-    assert hand.line is not None and hand.turn is not None
-    assert hand.last_player is not None
-    hands = [mask(h) for h in hand.hands]
-    stock = [BIT[t] for t in hand.stock[hand.drawn :]]
-    ending, seat, capicu, left = playout(
-        hands,
-        hand.line.left,
-        hand.line.right,
-        hand.turn,
-        stock,
-        hand.last_player,
-        hand.leader,
-        random,
-        greedy,
-    )
-    return HandEnd(ending, seat, capicu, tuple(tiles_of(h) for h in left), hand.leader)

@@ -3,8 +3,8 @@
 The expert plays its candidate moves out in many such worlds. A world keeps the seat's own
 tiles, gives every other seat as many unseen tiles as it holds, never a tile with a number the
 seat is known to lack (its passes and draws), and puts the rest in the stock in a random
-order. The hand built from a world is an ordinary engine hand, so playouts follow the rules
-exactly.
+order. Line games play their worlds on bit sets (``fastline``); a Mexican Train world is
+rebuilt as an ordinary engine round, so the candidate move is checked by the engine itself.
 """
 
 from __future__ import annotations
@@ -12,9 +12,6 @@ from __future__ import annotations
 from random import Random
 
 from kabes.ai.knowledge import unseen
-from kabes.hand import Hand
-from kabes.line import Line
-from kabes.line_hand import LineHand
 from kabes.tiles import Tile
 from kabes.trains import Train, TrainHand
 from kabes.views import View
@@ -63,27 +60,10 @@ def _room(view: View, seat: int, pool: list[Tile]) -> int:
     return sum(1 for t in pool if t.low not in voids and t.high not in voids)
 
 
-def rebuild(view: View, rng: Random) -> Hand:
-    """An engine hand in the position the view shows, in one possible world."""
+def rebuild_trains(view: View, rng: Random) -> TrainHand:
+    """An engine round in the position a Mexican Train view shows, in one possible world.
+    (Line games need no engine hand: the expert plays their worlds on bit sets.)"""
     hands, stock = deal_world(view, rng)
-    if view.trains:
-        return _trains(view, hands, stock)
-    return _line(view, hands, stock)
-
-
-def _line(view: View, hands: list[list[Tile]], stock: list[Tile]) -> LineHand:
-    assert view.leader is not None
-    hand = LineHand(hands, stock, view.leader, view.forced_lead)
-    if view.line is not None and view.ends is not None:
-        hand.line = Line(view.ends[0], view.ends[1], list(view.line))
-    hand.turn = view.turn
-    hand.last_player = view.last_player
-    hand.voids = list(view.voids)
-    hand.draw_counts = list(view.draws)
-    return hand
-
-
-def _trains(view: View, hands: list[list[Tile]], stock: list[Tile]) -> TrainHand:
     assert view.engine is not None
     public = any(t.owner is None for t in view.trains)
     hand = TrainHand(hands, stock, view.engine, public)
