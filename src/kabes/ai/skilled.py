@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from kabes.ai.knowledge import (
     Hint,
-    distinct,
     ends_after,
     number_counts,
     opponents,
@@ -54,11 +53,6 @@ class Skilled(Level):
         move, features = max(judged, key=lambda mf: sum(f.score for f in mf[1]))
         best = max(features, key=lambda f: f.score)
         return Hint(move, best.why)
-
-    def scores(self, view: View) -> dict[Play, float]:
-        """Every distinct move's score (for the expert's move ordering and the lessons)."""
-        judge = _judge(view)
-        return {m: sum(f.score for f in judge(view, m)) for m in distinct(view)}
 
 
 def _judge(view: View) -> Callable[[View, Play], list[Feature]]:
