@@ -88,6 +88,11 @@ def of_type(events: Sequence[Event], kind: type) -> list[Any]:
     return [e for e in events if isinstance(e, kind)]
 
 
+DRAWS = ["6-6 5-6 4-6 3-6 2-6 1-6 0-0", "0-1 1-1 0-2 1-2 2-2 0-3 1-4"]
+"""Head to head: seat 0 holds every 6 but the 0-6 and leads 6-6; seat 1 holds no 6."""
+NO_SIX = ["6-6 5-6 4-6 3-6 2-6 1-6 0-6", "0-0 0-1 1-1 0-2 1-2 2-2 0-3"]
+"""Head to head: seat 0 holds every 6; seat 1 none, nor does the stock."""
+
 BLOCK_SCRIPT = "6-6 6-0@L 0-1@L 1-6@L 6-2@L 2-3@L 3-6@L 6-4@L 4-5@L 5-6@L"
 """Ten plays that block a double-six hand: every 6 is laid and both ends show 6."""
 

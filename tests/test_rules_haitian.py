@@ -6,10 +6,12 @@ import pytest
 
 from conftest import (
     BLOCK_SCRIPT,
+    DRAWS,
     KABES_2P,
     KABES_2P_SCRIPT,
     KABES_4P,
     KABES_4P_SCRIPT,
+    NO_SIX,
     TONBE_2P,
     TONBE_2P_SCRIPT,
     TONBE_4P,
@@ -24,11 +26,6 @@ from kabes.events import DrewCount, HandStarted, LeaderChosen, Passed
 from kabes.match import Match
 from kabes.results import Ending
 from kabes.tiles import Tile
-
-# Head to head: seat 0 holds every 6 but the 0-6 and leads 6-6; seat 1 holds no 6.
-DRAWS = ["6-6 5-6 4-6 3-6 2-6 1-6 0-0", "0-1 1-1 0-2 1-2 2-2 0-3 1-4"]
-# Head to head: seat 0 holds every 6.
-NO_SIX = ["6-6 5-6 4-6 3-6 2-6 1-6 0-6", "0-0 0-1 1-1 0-2 1-2 2-2 0-3"]
 
 # Seat 0 goes out with 4-2 on ends 4 and 4; seat 1 keeps 5-5.
 FOUR_FOUR = ["6-6 5-6 3-5 1-3 0-1 0-4 2-4", "2-6 2-2 0-2 0-0 0-3 3-4 5-5"]

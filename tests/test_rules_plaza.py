@@ -6,10 +6,12 @@ import pytest
 
 from conftest import (
     BLOCK_SCRIPT,
+    DRAWS,
     KABES_2P,
     KABES_2P_SCRIPT,
     KABES_4P,
     KABES_4P_SCRIPT,
+    NO_SIX,
     TONBE_2P,
     TONBE_2P_SCRIPT,
     blocked_hands,
@@ -23,11 +25,6 @@ from kabes.events import DrewCount, HandStarted, LeadDrawn, LeaderChosen, Passed
 from kabes.match import Match
 from kabes.results import Ending
 from kabes.tiles import Tile
-
-# Head to head: seat 0 leads 6-6; seat 1 holds no 6; the stock gives 1-3, 2-3, then 0-6.
-DRAWS = ["6-6 5-6 4-6 3-6 2-6 1-6 0-0", "0-1 1-1 0-2 1-2 2-2 0-3 1-4"]
-# Head to head: seat 0 holds every 6; seat 1 none; nor does the stock.
-NO_SIX = ["6-6 5-6 4-6 3-6 2-6 1-6 0-6", "0-0 0-1 1-1 0-2 1-2 2-2 0-3"]
 
 # Seat 0 leads and goes out; seat 1 drew 9 tiles and keeps 0-3 0-5 2-2 3-3 3-4 4-4 4-5 4-6
 # 5-6 6-6 (75 pips, drawn tiles included); 5 tiles stay in the stock.
