@@ -110,6 +110,47 @@ def simulate(
 
 
 @app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(help="Store URL (default: KABES_DATABASE_URL, else kabes.sqlite3 here); "
+                     "e.g. postgresql+asyncpg://user@host/db."),
+    ] = None,
+    turn_seconds: Annotated[float, typer.Option(min=0.01, help="Seconds per turn.")] = 45.0,
+    away_seconds: Annotated[
+        float, typer.Option(min=0.01, help="Seconds per turn for a disconnected seat.")
+    ] = 5.0,
+    pause_seconds: Annotated[
+        float, typer.Option(min=0.0, help="Seconds between hands.")
+    ] = 30.0,
+    computer_delay: Annotated[
+        float, typer.Option(min=0.0, help="Seconds a computer seat waits before moving.")
+    ] = 1.0,
+    expert_budget: Annotated[
+        float, typer.Option(min=0.001, help="Seconds the expert searches per move.")
+    ] = DEFAULT_BUDGET,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Processes for computer seats (default: cores).")
+    ] = None,
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+) -> None:
+    """Serve tables online: the API, the table socket and the web client."""
+    from kabes.cli.serve import serve as run_server
+    from kabes.server.table import Settings
+
+    settings = Settings(
+        turn_seconds=turn_seconds,
+        away_seconds=away_seconds,
+        pause_seconds=pause_seconds,
+        computer_delay=computer_delay,
+        expert_budget=expert_budget,
+    )
+    run_server(host, port, db, settings, workers, log_level)
+
+
+@app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
     as_json: Annotated[

@@ -1,0 +1,477 @@
+"""The ASGI application: the HTTP API and the table socket of PROTOCOL.md, health, metrics,
+and the web client's files.
+
+This module is the thin shell around the hub and its tables: it reads requests and socket
+frames, turns them into table actions, and writes what the tables answer. HTTP errors have the
+body ``{"code", "message"}``; a socket that sends too much or too fast is closed without its
+table noticing anything but a disconnection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+import unicodedata
+from collections import deque
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from kabes.ai import LEVELS
+from kabes.records import to_record
+from kabes.rules import VARIANTS
+from kabes.server import wire
+from kabes.server.clock import Clock, RealClock
+from kabes.server.hub import Hub
+from kabes.server.metrics import Metrics
+from kabes.server.store import Store
+from kabes.server.table import Attach, ClientAction, Detach, Join, Settings, Table, TableError
+
+log = logging.getLogger("kabes.app")
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+SEND_QUEUE = 256
+"""Messages waiting for one socket; a socket further behind than this is closed (1013)."""
+HELLO_SECONDS = 30.0
+"""A socket that says nothing for this long after opening is closed."""
+NAME_LIMIT = 24
+
+
+class ApiError(Exception):
+    """An HTTP error with the protocol's code."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+STATUS_OF = {
+    "bad_variant": 422, "bad_options": 422, "bad_level": 422, "people_only": 422,
+    "table_full": 409, "started": 409, "not_found": 404, "unavailable": 503,
+}
+
+
+@dataclass
+class Services:
+    """What the app runs on; built by :func:`create_app`, opened by its lifespan."""
+
+    store: Store
+    clock: Clock
+    settings: Settings
+    executor: Executor | None
+    metrics: Metrics
+    hub: Hub
+    connections: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def create_app(
+    db_url: str,
+    settings: Settings | None = None,
+    clock: Clock | None = None,
+    executor: Executor | None = None,
+    heartbeat: bool = True,
+) -> FastAPI:
+    """The server application on the store at ``db_url``. ``executor`` runs the computer
+    seats (a process pool in production; tests may pass a thread pool)."""
+    metrics = Metrics()
+    store = Store(db_url, metrics)
+    settings = settings or Settings()
+    clock = clock or RealClock()
+    hub = Hub(store, clock, settings, executor, metrics)
+    services = Services(store, clock, settings, executor, metrics, hub)
+    metrics.count_tables(hub.statuses)
+    metrics.connections.set_function(lambda: services.connections)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await store.open()
+        restored = await hub.open()
+        if heartbeat:
+            store.start_heartbeat()
+        log.info("ready", extra={"fields": {"event": "ready", "tables_restored": restored}})
+        yield
+        await hub.close()
+        await store.close()
+
+    app = FastAPI(
+        title="Kabès",
+        version="0.1.0",
+        summary="Dominoes as people play them in Haiti, the Caribbean and beyond.",
+        lifespan=lifespan,
+    )
+    app.state.services = services
+    _errors(app)
+    _api(app, services)
+    _socket(app, services)
+    _operations(app, services)
+    _pages(app)
+    return app
+
+
+# Errors ------------------------------------------------------------------------------------
+
+
+def _errors(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, err: ApiError) -> JSONResponse:
+        return JSONResponse({"code": err.code, "message": err.message}, status_code=err.status)
+
+    @app.exception_handler(TableError)
+    async def table_error(_: Request, err: TableError) -> JSONResponse:
+        status = STATUS_OF.get(err.code, 409)
+        return JSONResponse({"code": err.code, "message": err.message}, status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, err: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"code": "bad_message", "message": str(err.errors()[:1])},
+                            status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, err: StarletteHTTPException) -> JSONResponse:
+        code = "not_found" if err.status_code == 404 else "bad_message"
+        return JSONResponse({"code": code, "message": str(err.detail)},
+                            status_code=err.status_code)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > 16 * 1024:
+        raise ApiError(413, "bad_message", "the request body is over 16 KiB")
+    try:
+        data = msgspec.json.decode(raw) if raw else {}
+    except msgspec.DecodeError as err:
+        raise ApiError(422, "bad_message", f"the body is not JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise ApiError(422, "bad_message", "the body must be a JSON object")
+    return data
+
+
+def _token(request: Request) -> str:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "bad_token", "send Authorization: Bearer <token>")
+    return token.strip()
+
+
+def clean_name(value: Any) -> str:
+    """A player's name, trimmed; ApiError ``bad_name`` unless 1 to 24 characters with no
+    control characters."""
+    if not isinstance(value, str):
+        raise ApiError(422, "bad_name", "name must be a string")
+    name = value.strip()
+    if not 1 <= len(name) <= NAME_LIMIT:
+        raise ApiError(422, "bad_name", f"a name is 1 to {NAME_LIMIT} characters")
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        raise ApiError(422, "bad_name", "a name may not hold control characters")
+    return name
+
+
+# The HTTP API ------------------------------------------------------------------------------
+
+
+def _api(app: FastAPI, services: Services) -> None:
+    store, hub = services.store, services.hub
+
+    async def who(request: Request) -> tuple[int, str]:
+        found = await store.player_by_token(_token(request))
+        if found is None:
+            raise ApiError(401, "bad_token", "this token is unknown")
+        return found
+
+    async def table_or_404(code: str) -> Table:
+        table = await hub.get(code.upper())
+        if table is None:
+            raise ApiError(404, "not_found", f"no table {code!r}")
+        return table
+
+    @app.post("/api/guests", status_code=201, tags=["identity"])
+    async def new_guest(request: Request) -> dict[str, Any]:
+        """A new guest: a name, an id and a secret token (kept by the client)."""
+        name = clean_name((await _body(request)).get("name"))
+        token = secrets.token_urlsafe(32)
+        player = await store.create_guest(name, token)
+        return {"player": player, "name": name, "token": token}
+
+    @app.get("/api/me", tags=["identity"])
+    async def me(request: Request) -> dict[str, Any]:
+        """Who the token belongs to."""
+        player, name = await who(request)
+        return {"player": player, "name": name}
+
+    @app.get("/api/variants", tags=["tables"])
+    async def variants() -> dict[str, Any]:
+        """Every variant with its seat counts and options (defaults and allowed values)."""
+        out = []
+        for rules in VARIANTS.values():
+            options = {
+                str(n): {
+                    name: {"default": spec.default,
+                           "choices": None if spec.choices is None else list(spec.choices)}
+                    for name, spec in rules.option_specs(n).items()
+                }
+                for n in rules.seat_counts
+            }
+            out.append({
+                "id": rules.id, "title": rules.title, "seat_counts": list(rules.seat_counts),
+                "default_players": rules.default_players, "teams": rules.teams,
+                "people_only": rules.people_only, "options": options,
+            })
+        return {"variants": out, "levels": list(LEVELS)}
+
+    @app.post("/api/tables", status_code=201, tags=["tables"])
+    async def open_table(request: Request) -> dict[str, Any]:
+        """Open a table; the caller is its host, at seat 0."""
+        player, name = await who(request)
+        body = await _body(request)
+        table = await hub.create(
+            player, name, body.get("variant"), body.get("players"), body.get("options"),
+            body.get("computers"),
+        )
+        return await table.call(table.summary)  # type: ignore[no-any-return]
+
+    @app.get("/api/tables/{code}", tags=["tables"])
+    async def table_summary(code: str) -> dict[str, Any]:
+        """The table's summary: variant, options, host, status, seats."""
+        table = await table_or_404(code)
+        return await table.call(table.summary)  # type: ignore[no-any-return]
+
+    @app.post("/api/tables/{code}/join", tags=["tables"])
+    async def join(code: str, request: Request) -> dict[str, Any]:
+        """Take the lowest free seat (or get back the one already held)."""
+        player, name = await who(request)
+        table = await table_or_404(code)
+        reply: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        table.inbox.put_nowait(Join(player, name, reply))
+        seat = await reply
+        return {"seat": seat, "table": await table.call(table.summary)}
+
+    @app.get("/api/tables/{code}/record", tags=["tables"])
+    async def record(code: str) -> dict[str, Any]:
+        """The game record of the hands finished so far (the whole match once over)."""
+        table = await table_or_404(code)
+        return await table.call(lambda: finished_record(table))  # type: ignore[no-any-return]
+
+    @app.get("/api/rankings/{variant}", tags=["rankings"])
+    async def rankings(variant: str) -> dict[str, Any]:
+        """The players of ``variant``, best first."""
+        if variant not in VARIANTS:
+            raise ApiError(404, "bad_variant", f"no variant {variant!r}")
+        return {"variant": variant, "rows": await store.rankings(variant)}
+
+    @app.get("/api/players/{player}", tags=["rankings"])
+    async def player_page(player: int) -> dict[str, Any]:
+        """A player's ratings and matches, newest first."""
+        found = await store.player(player)
+        if found is None:
+            raise ApiError(404, "not_found", f"no player {player}")
+        return found
+
+
+def finished_record(table: Table) -> dict[str, Any]:
+    """The record of ``table``'s finished hands: the hand in progress is never in it."""
+    if table.match is None:
+        return {"variant": table.variant, "players": table.players,
+                "options": {}, "hands": [], "result": None}
+    out = to_record(table.match)
+    if table.match.hand_in_progress:
+        out["hands"] = out["hands"][:-1]
+    return out
+
+
+# The socket --------------------------------------------------------------------------------
+
+
+class Socket:
+    """One client socket: a bounded queue of messages and the task that writes them."""
+
+    def __init__(self, ws: WebSocket, services: Services) -> None:
+        self.ws = ws
+        self.seat = -1
+        self.services = services
+        self.queue: asyncio.Queue[bytes | int] = asyncio.Queue(SEND_QUEUE)
+        self.closing = False
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def send(self, data: bytes) -> None:
+        """Queue ``data``; a socket too far behind is closed (it will resync on return)."""
+        if self.closing:
+            return
+        try:
+            self.queue.put_nowait(data)
+        except asyncio.QueueFull:
+            self.close(1013)
+
+    def close(self, code: int) -> None:
+        """Close after what is queued."""
+        if self.closing:
+            return
+        self.closing = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(code)
+        if self.queue.full():
+            self.writer.cancel()
+            asyncio.get_running_loop().create_task(self._close_now(code))
+
+    async def _close_now(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(code)
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if isinstance(item, int):
+                    await self.ws.close(item)
+                    return
+                await self.ws.send({"type": "websocket.send", "text": item.decode()})
+        except Exception:
+            self.closing = True
+
+
+def _socket(app: FastAPI, services: Services) -> None:
+    store, hub = services.store, services.hub
+
+    @app.websocket("/api/tables/{code}/ws")
+    async def table_socket(ws: WebSocket, code: str) -> None:
+        await ws.accept()
+        services.connections += 1
+        sock = Socket(ws, services)
+        table: Table | None = None
+        times: deque[float] = deque()
+        try:
+            while True:
+                timeout = HELLO_SECONDS if table is None else None
+                try:
+                    frame = await asyncio.wait_for(ws.receive(), timeout)
+                except TimeoutError:
+                    sock.close(1008)
+                    break
+                if frame["type"] == "websocket.disconnect":
+                    break
+                data = frame.get("text")
+                if data is None:
+                    data = frame.get("bytes") or b""
+                size = len(data.encode()) if isinstance(data, str) else len(data)
+                if size > wire.MAX_MESSAGE_BYTES:
+                    sock.close(1009)
+                    break
+                now = time.monotonic()
+                times.append(now)
+                while times and now - times[0] > 1.0:
+                    times.popleft()
+                if len(times) > wire.MAX_MESSAGES_PER_SECOND:
+                    sock.close(1008)
+                    break
+                received = time.perf_counter()
+                try:
+                    message = wire.decode(data)
+                except wire.BadMessage as err:
+                    sock.send(wire.encode(wire.error(err.action_id, "bad_message", err.message)))
+                    continue
+                if isinstance(message, wire.Hello):
+                    if table is not None:
+                        again = wire.error(None, "bad_message", "already said hello")
+                        sock.send(wire.encode(again))
+                        continue
+                    table = await _hello(sock, message, code, store, hub)
+                    if table is None:
+                        break
+                    continue
+                if table is None:
+                    sock.send(wire.encode(wire.error(
+                        getattr(message, "id", None), "bad_message", "say hello first")))
+                    continue
+                table.inbox.put_nowait(ClientAction(sock, message, received))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            services.connections -= 1
+            if table is not None:
+                table.inbox.put_nowait(Detach(sock))
+            if not sock.closing:
+                sock.closing = True
+                sock.writer.cancel()
+            elif ws.application_state != WebSocketState.DISCONNECTED:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(sock.writer, 2.0)
+
+
+async def _hello(
+    sock: Socket, hello: wire.Hello, code: str, store: Store, hub: Hub
+) -> Table | None:
+    """Seat the socket, or refuse it (closed with 4401, or 4404 for no such table)."""
+    found = await store.player_by_token(hello.token)
+    if found is None:
+        sock.send(wire.encode(wire.error(None, "bad_token", "this token is unknown")))
+        sock.close(4401)
+        return None
+    table = await hub.get(code.upper())
+    if table is None:
+        sock.send(wire.encode(wire.error(None, "not_found", f"no table {code!r}")))
+        sock.close(4404)
+        return None
+    seat = await table.call(lambda: table.seat_of(found[0]))
+    if seat is None:
+        sock.send(wire.encode(wire.error(None, "not_seated", "you hold no seat at this table")))
+        sock.close(4401)
+        return None
+    sock.seat = seat
+    table.inbox.put_nowait(Attach(sock))
+    return table
+
+
+# Operations and pages ----------------------------------------------------------------------
+
+
+def _operations(app: FastAPI, services: Services) -> None:
+    @app.get("/healthz", tags=["operations"])
+    async def healthz() -> dict[str, Any]:
+        """Alive, with the tables and sockets held."""
+        return {"ok": True, "tables": len(services.hub.tables),
+                "connections": services.connections, "store": services.store.dialect}
+
+    @app.get("/metrics", tags=["operations"])
+    async def metrics() -> Response:
+        """Prometheus metrics."""
+        return Response(generate_latest(services.metrics.registry),
+                        media_type=CONTENT_TYPE_LATEST)
+
+
+def _pages(app: FastAPI) -> None:
+    index = WEB / "index.html"
+    if not index.exists():
+        return
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    worker = WEB / "sw.js"
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> FileResponse:
+        return FileResponse(worker, media_type="text/javascript",
+                            headers={"Cache-Control": "no-cache"})

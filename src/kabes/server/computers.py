@@ -1,0 +1,48 @@
+"""Computer seats think here, in worker processes, never on the event loop.
+
+The functions are module-level so a process pool can run them; each builds a fresh level from
+a seed, so a worker keeps nothing between tables.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from random import Random
+
+from kabes.ai import make_player
+from kabes.ai.expert import Expert
+from kabes.views import View
+
+
+def think(level: str, view: View, seed: int, budget: float) -> tuple[str, float]:
+    """The move ``level`` makes in ``view`` (record notation) and the seconds it took."""
+    started = time.perf_counter()
+    move = make_player(level, Random(seed), budget=budget).choose(view)
+    return str(move), time.perf_counter() - started
+
+
+def advise(view: View, seed: int, budget: float) -> tuple[str, str]:
+    """The expert's move for ``view`` and its reason: the answer to a ``hint``."""
+    hint = Expert(Random(seed), budget).hint(view)
+    return str(hint.move), hint.reason
+
+
+def warm() -> int:
+    """Nothing but importing the engine and levels: run once per worker at start-up."""
+    return os.getpid()
+
+
+def worker_pool(size: int | None = None) -> ProcessPoolExecutor:
+    """Worker processes for computer seats, one per core unless told otherwise. Spawned, not
+    forked: the server process has threads (the store's) that a fork would copy mid-flight."""
+    workers = size or os.cpu_count() or 1
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def warm_up(pool: Executor, size: int) -> None:
+    """Start every worker now, so the first computer move does not wait for a process."""
+    for future in [pool.submit(warm) for _ in range(size)]:
+        future.result()

@@ -1,0 +1,80 @@
+"""The store's tables (SQLAlchemy Core). Alembic's migrations under ``migrations/`` create
+exactly these; a change here needs a new migration."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
+table_events = sa.Table(
+    "table_events",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("action", sa.String(64), nullable=True),
+)
+
+matches = sa.Table(
+    "matches",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("variant", sa.String(32), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=True),
+    sa.Column("finished", sa.Boolean, nullable=False),
+    sa.Column("record", sa.Text, nullable=True),
+)
+
+match_players = sa.Table(
+    "match_players",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("player", sa.Integer, nullable=False, index=True),
+    sa.Column("won", sa.Boolean, nullable=False),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("player", sa.Integer, primary_key=True),
+    sa.Column("variant", sa.String(32), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("hands", sa.Integer, nullable=False),
+    sa.Column("hands_won", sa.Integer, nullable=False),
+    sa.Column("matches", sa.Integer, nullable=False),
+    sa.Column("matches_won", sa.Integer, nullable=False),
+)
+
+servers = sa.Table(
+    "servers",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("heartbeat_at", sa.Float, nullable=False),
+)

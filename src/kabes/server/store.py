@@ -1,0 +1,410 @@
+"""The store: each table's append-only log, players, matches and ratings (SQLAlchemy 2).
+
+SQLite (WAL, ``synchronous=FULL``) by default, PostgreSQL (asyncpg) with another URL; the
+same code for both. Writes go through one writer task that commits in groups: every entry
+waiting at that moment goes into one transaction, so a move costs a share of one durable
+commit, not a commit of its own. :meth:`Store.append` returns only once its entry is durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from openskill.models import PlackettLuce
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from kabes.server.effects import Effect, HandRated, MatchFinished, MatchStarted, TableStatus
+from kabes.server.metrics import Metrics
+from kabes.server.schema import (
+    match_players,
+    matches,
+    players,
+    ratings,
+    servers,
+    table_events,
+    tables,
+)
+from kabes.server.table import Entry
+
+log = logging.getLogger("kabes.store")
+
+HEARTBEAT_SECONDS = 0.25
+"""How often the server notes it is alive: a restart gives a turn back its time up to this."""
+MAX_BATCH = 1000
+MIGRATIONS = Path(__file__).with_name("migrations")
+SERVER_ID = "local"
+
+_model = PlackettLuce()
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a guest's token: its SHA-256, never the token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def database_url(url: str | None, folder: Path) -> str:
+    """The async URL for ``url`` (``sqlite:///``, ``postgresql://`` accepted), or the
+    default SQLite file in ``folder``."""
+    if not url:
+        return f"sqlite+aiosqlite:///{folder / 'kabes.sqlite3'}"
+    if url.startswith("sqlite:///"):
+        return "sqlite+aiosqlite:///" + url[len("sqlite:///"):]
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+asyncpg://" + url[len(prefix):]
+    return url
+
+
+@dataclass(slots=True)
+class _Pending:
+    code: str | None
+    entry: Entry | None
+    effects: list[Effect]
+    done: asyncio.Future[None]
+
+
+class StoreError(Exception):
+    """The store could not keep something; nothing of it was kept."""
+
+
+class Store:
+    """The database behind the server; :meth:`open` before use, :meth:`close` after."""
+
+    def __init__(self, url: str, metrics: Metrics | None = None) -> None:
+        self.url = url
+        self.metrics = metrics
+        args: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            args["connect_args"] = {"timeout": 30}
+        self.engine: AsyncEngine = create_async_engine(url, **args)
+        if url.startswith("sqlite"):
+            sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self._queue: asyncio.Queue[_Pending] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        self._beat: asyncio.Task[None] | None = None
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.engine.dialect.name
+
+    async def open(self) -> None:
+        """Bring the schema up to date (Alembic) and start the writer."""
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_upgrade)
+        self._writer = asyncio.get_running_loop().create_task(self._write_loop(), name="store")
+
+    def start_heartbeat(self) -> None:
+        """Note every quarter second that this server is alive (clocks resume from it)."""
+        self._beat = asyncio.get_running_loop().create_task(self._heartbeat(), name="heartbeat")
+
+    async def close(self) -> None:
+        """Stop writing and release the connections."""
+        for task in (self._beat, self._writer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        await self.engine.dispose()
+
+    # Writes ----------------------------------------------------------------------------
+
+    async def append(self, code: str, entry: Entry, effects: list[Effect]) -> None:
+        """Keep ``entry`` of table ``code`` and its effects; return once durable."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Pending(code, entry, effects, done))
+        await done
+
+    async def _heartbeat(self) -> None:
+        while True:
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._queue.put_nowait(_Pending(None, None, [], done))
+            with contextlib.suppress(StoreError):
+                await done
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    async def _write_loop(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty() and len(batch) < MAX_BATCH:
+                batch.append(self._queue.get_nowait())
+            started = time.perf_counter()
+            try:
+                async with self.engine.begin() as conn:
+                    await self._write(conn, batch)
+            except Exception as err:
+                log.warning("group commit of %d failed (%r); one by one now", len(batch), err)
+                await self._write_singly(batch)
+            else:
+                for item in batch:
+                    if not item.done.done():
+                        item.done.set_result(None)
+            if self.metrics is not None:
+                self.metrics.commits.observe(time.perf_counter() - started)
+                self.metrics.batch.observe(len(batch))
+
+    async def _write_singly(self, batch: list[_Pending]) -> None:
+        for item in batch:
+            try:
+                async with self.engine.begin() as conn:
+                    await self._write(conn, [item])
+            except Exception as err:
+                if not item.done.done():
+                    item.done.set_exception(StoreError(f"could not store: {err!r}"))
+            else:
+                if not item.done.done():
+                    item.done.set_result(None)
+
+    async def _write(self, conn: AsyncConnection, batch: list[_Pending]) -> None:
+        rows = []
+        beat = False
+        for item in batch:
+            if item.entry is None:
+                beat = True
+                continue
+            entry = item.entry
+            rows.append({
+                "code": item.code,
+                "seq": entry.seq,
+                "kind": entry.kind,
+                "data": json.dumps(entry.data, separators=(",", ":")),
+                "at": entry.at,
+                "seat": entry.seat,
+                "action": entry.action,
+            })
+        if rows:
+            await conn.execute(table_events.insert(), rows)
+        for item in batch:
+            for effect in item.effects:
+                await _carry_out(conn, effect)
+        if beat:
+            await _beat(conn, time.time())
+
+    # Players ---------------------------------------------------------------------------
+
+    async def create_guest(self, name: str, token: str) -> int:
+        """A new guest; its id. Only the token's hash is kept."""
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                players.insert().values(name=name, token_hash=token_hash(token),
+                                        created_at=time.time())
+            )
+            key = result.inserted_primary_key
+            assert key is not None
+            return int(key[0])
+
+    async def player_by_token(self, token: str) -> tuple[int, str] | None:
+        """The (id, name) holding ``token``, or None."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                sa.select(players.c.id, players.c.name)
+                .where(players.c.token_hash == token_hash(token))
+            )).first()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    async def player(self, player: int) -> dict[str, Any] | None:
+        """A player's name, ratings by variant and matches, newest first (PROTOCOL.md)."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                sa.select(players.c.name).where(players.c.id == player)
+            )).first()
+            if row is None:
+                return None
+            rated = (await conn.execute(
+                sa.select(ratings.c.variant, ratings.c.mu, ratings.c.sigma)
+                .where(ratings.c.player == player)
+            )).all()
+            played = (await conn.execute(
+                sa.select(matches.c.code, matches.c.variant, matches.c.finished,
+                          match_players.c.won, matches.c.started_at)
+                .join(match_players, match_players.c.code == matches.c.code)
+                .where(match_players.c.player == player)
+                .order_by(matches.c.started_at.desc())
+                .limit(200)
+            )).all()
+        return {
+            "player": player,
+            "name": row[0],
+            "ratings": {v: _rating(mu, sigma) for v, mu, sigma in rated},
+            "matches": [
+                {"code": c, "variant": v, "finished": bool(f), "won": bool(w), "started": s}
+                for c, v, f, w, s in played
+            ],
+        }
+
+    async def rankings(self, variant: str, limit: int = 100) -> list[dict[str, Any]]:
+        """The best players of ``variant``, best first."""
+        ordinal = ratings.c.mu - 3 * ratings.c.sigma
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                sa.select(ratings.c.player, players.c.name, ratings.c.mu, ratings.c.sigma,
+                          ratings.c.hands, ratings.c.hands_won, ratings.c.matches,
+                          ratings.c.matches_won)
+                .join(players, players.c.id == ratings.c.player)
+                .where(ratings.c.variant == variant)
+                .order_by(ordinal.desc(), ratings.c.player)
+                .limit(limit)
+            )).all()
+        return [
+            {"player": p, "name": n, "rating": _rating(mu, sigma), "mu": round(mu, 3),
+             "sigma": round(sigma, 3), "hands": h, "hands_won": hw, "matches": m,
+             "matches_won": mw}
+            for p, n, mu, sigma, h, hw, m, mw in rows
+        ]
+
+    # Tables ----------------------------------------------------------------------------
+
+    async def live_codes(self) -> list[str]:
+        """Tables not over: the ones a restart must rebuild."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                sa.select(tables.c.code).where(tables.c.status != "over")
+            )).all()
+        return [r[0] for r in rows]
+
+    async def load_entries(self, code: str) -> list[Entry]:
+        """Table ``code``'s log, in order (empty if there is no such table)."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                sa.select(table_events.c.seq, table_events.c.kind, table_events.c.data,
+                          table_events.c.at, table_events.c.seat, table_events.c.action)
+                .where(table_events.c.code == code)
+                .order_by(table_events.c.seq)
+            )).all()
+        return [Entry(s, k, json.loads(d), a, seat, act) for s, k, d, a, seat, act in rows]
+
+    async def last_heartbeat(self) -> float | None:
+        """When this server last said it was alive."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                sa.select(servers.c.heartbeat_at).where(servers.c.id == SERVER_ID)
+            )).first()
+        return None if row is None else float(row[0])
+
+    async def match_record(self, code: str) -> dict[str, Any] | None:
+        """The record kept when table ``code``'s match ended."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                sa.select(matches.c.record).where(matches.c.code == code)
+            )).first()
+        if row is None or row[0] is None:
+            return None
+        return dict(json.loads(row[0]))
+
+
+def _rating(mu: float, sigma: float) -> float:
+    """The number shown in rankings: openskill's ordinal (mu - 3 sigma), 2 decimals."""
+    return round(mu - 3 * sigma, 2)
+
+
+async def _carry_out(conn: AsyncConnection, effect: Effect) -> None:
+    """One effect, inside the transaction that keeps its entry."""
+    now = time.time()
+    if isinstance(effect, TableStatus):
+        updated = await conn.execute(
+            tables.update().where(tables.c.code == effect.code)
+            .values(status=effect.status, updated_at=now)
+        )
+        if updated.rowcount == 0:
+            await conn.execute(tables.insert().values(
+                code=effect.code, status=effect.status, created_at=now, updated_at=now))
+    elif isinstance(effect, MatchStarted):
+        await conn.execute(matches.insert().values(
+            code=effect.code, variant=effect.variant, players=effect.players,
+            rated=effect.rated, started_at=now, finished=False))
+        if effect.people:
+            await conn.execute(match_players.insert(), [
+                {"code": effect.code, "seat": seat, "player": player, "won": False}
+                for seat, player in effect.people
+            ])
+    elif isinstance(effect, HandRated):
+        await _rate_hand(conn, effect)
+    elif isinstance(effect, MatchFinished):
+        await conn.execute(
+            matches.update().where(matches.c.code == effect.code).values(
+                finished=True, finished_at=now,
+                record=json.dumps(effect.record, separators=(",", ":")))
+        )
+        if effect.winners:
+            await conn.execute(
+                match_players.update()
+                .where(match_players.c.code == effect.code)
+                .where(match_players.c.player.in_(effect.winners))
+                .values(won=True)
+            )
+        if effect.rated:
+            for player in set(effect.players):
+                await _ensure_rating(conn, player, effect.variant)
+                await conn.execute(
+                    ratings.update()
+                    .where(ratings.c.player == player, ratings.c.variant == effect.variant)
+                    .values(matches=ratings.c.matches + 1,
+                            matches_won=ratings.c.matches_won + int(player in effect.winners))
+                )
+
+
+async def _ensure_rating(conn: AsyncConnection, player: int, variant: str) -> tuple[float, float]:
+    row = (await conn.execute(
+        sa.select(ratings.c.mu, ratings.c.sigma)
+        .where(ratings.c.player == player, ratings.c.variant == variant)
+    )).first()
+    if row is not None:
+        return float(row[0]), float(row[1])
+    fresh = _model.rating()
+    await conn.execute(ratings.insert().values(
+        player=player, variant=variant, mu=fresh.mu, sigma=fresh.sigma,
+        hands=0, hands_won=0, matches=0, matches_won=0))
+    return float(fresh.mu), float(fresh.sigma)
+
+
+async def _rate_hand(conn: AsyncConnection, effect: HandRated) -> None:
+    """openskill (Plackett-Luce) over the hand's teams and ranks, plus the hand counts."""
+    teams = [
+        [_model.rating(*(await _ensure_rating(conn, p, effect.variant))) for p in team]
+        for team in effect.teams
+    ]
+    rated = _model.rate(teams, ranks=[float(r) for r in effect.ranks])
+    for team, new in zip(effect.teams, rated, strict=True):
+        for player, rating in zip(team, new, strict=True):
+            await conn.execute(
+                ratings.update()
+                .where(ratings.c.player == player, ratings.c.variant == effect.variant)
+                .values(mu=rating.mu, sigma=rating.sigma, hands=ratings.c.hands + 1,
+                        hands_won=ratings.c.hands_won + int(player in effect.won))
+            )
+
+
+async def _beat(conn: AsyncConnection, now: float) -> None:
+    updated = await conn.execute(
+        servers.update().where(servers.c.id == SERVER_ID).values(heartbeat_at=now)
+    )
+    if updated.rowcount == 0:
+        await conn.execute(servers.insert().values(id=SERVER_ID, heartbeat_at=now))
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL for readers beside the writer; FULL so a commit survives a power cut."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+def _upgrade(connection: sa.Connection) -> None:
+    """Alembic's ``upgrade head`` on this connection."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")

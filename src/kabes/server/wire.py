@@ -1,0 +1,223 @@
+"""The table protocol's messages as JSON (PROTOCOL.md): what the server sends, what it reads.
+
+Views, events and summaries become plain JSON-able dicts here and nowhere else. Client
+messages are decoded with msgspec into typed structs; anything that does not decode is a
+``bad_message`` with the decoder's reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Annotated, Any, Final
+
+import msgspec
+
+from kabes.events import Event, LeadDrawn
+from kabes.results import HandResult, MatchResult
+from kabes.tiles import Tile, count
+from kabes.views import View
+
+MAX_MESSAGE_BYTES: Final = 4096
+"""A client message over this many bytes closes its socket (1009)."""
+MAX_MESSAGES_PER_SECOND: Final = 100
+"""More client messages than this within one second close the socket (1008)."""
+
+ActionId = Annotated[str, msgspec.Meta(max_length=64)]
+
+
+class Hello(msgspec.Struct, tag="hello", tag_field="type"):
+    """The first message on a socket: whose seat this is."""
+
+    token: Annotated[str, msgspec.Meta(max_length=256)]
+
+
+class PlayAction(msgspec.Struct, tag="play", tag_field="type"):
+    """Play a tile: ``move`` in record notation."""
+
+    id: ActionId
+    move: Annotated[str, msgspec.Meta(max_length=32)]
+
+
+class StartAction(msgspec.Struct, tag="start", tag_field="type"):
+    """Host: start the match once every seat is taken."""
+
+    id: ActionId
+
+
+class NextHandAction(msgspec.Struct, tag="next_hand", tag_field="type"):
+    """Host, between hands: deal now."""
+
+    id: ActionId
+
+
+class FinishAction(msgspec.Struct, tag="finish", tag_field="type"):
+    """Host, open-ended tables between hands: end the match."""
+
+    id: ActionId
+
+
+class HintAction(msgspec.Struct, tag="hint", tag_field="type"):
+    """Ask the expert for a move (tables against the computer only)."""
+
+    id: ActionId
+
+
+class SyncAction(msgspec.Struct, tag="sync", tag_field="type"):
+    """Send me a fresh update."""
+
+    id: ActionId
+
+
+class LeaveAction(msgspec.Struct, tag="leave", tag_field="type"):
+    """Give up my seat (an addition to PROTOCOL.md): before the start it is freed, after it
+    the table plays for it by the clock rule. A host who leaves hands the table on."""
+
+    id: ActionId
+
+
+Action = (
+    PlayAction | StartAction | NextHandAction | FinishAction | HintAction | SyncAction | LeaveAction
+)
+ClientMessage = Hello | Action
+
+_decoder = msgspec.json.Decoder(ClientMessage)
+_encoder = msgspec.json.Encoder()
+
+
+class BadMessage(Exception):
+    """A client message that is not JSON, has an unknown type or wrong fields."""
+
+    def __init__(self, message: str, action_id: str | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.action_id = action_id
+
+
+def decode(data: str | bytes) -> ClientMessage:
+    """The client message in ``data``; BadMessage (with the id, when one can be read)."""
+    try:
+        message: ClientMessage = _decoder.decode(data)
+        return message
+    except msgspec.DecodeError as err:
+        raise BadMessage(str(err), _loose_id(data)) from None
+
+
+def _loose_id(data: str | bytes) -> str | None:
+    """The ``id`` of a message that did not decode, if it has a usable one."""
+    try:
+        raw = msgspec.json.decode(data)
+    except msgspec.DecodeError:
+        return None
+    if isinstance(raw, dict):
+        value = raw.get("id")
+        if isinstance(value, str) and len(value) <= 64:
+            return value
+    return None
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """A server message as JSON bytes."""
+    return _encoder.encode(message)
+
+
+def error(action_id: str | None, code: str, message: str) -> dict[str, Any]:
+    """An ``error`` message: the action was refused and nothing changed."""
+    return {"type": "error", "id": action_id, "code": code, "message": message}
+
+
+def tile_text(tile: Tile) -> str:
+    """A tile as the wire writes it: ``a-b``, low half first."""
+    return str(tile)
+
+
+def _laid(pairs: tuple[tuple[int, int], ...]) -> list[str]:
+    return [f"{a}-{b}" for a, b in pairs]
+
+
+def hand_result(result: HandResult, hands: tuple[tuple[Tile, ...], ...]) -> dict[str, Any]:
+    """A hand's result as a record carries it, with ``counts`` (pips left per seat)."""
+    out = result.to_json()
+    out["counts"] = [count(h) for h in hands]
+    return out
+
+
+def match_result(result: MatchResult) -> dict[str, Any]:
+    """The match result as a record carries it."""
+    return result.to_json()
+
+
+def view_json(
+    view: View, clock: dict[str, Any] | None, pause: dict[str, Any] | None
+) -> dict[str, Any]:
+    """A seat's VIEW (PROTOCOL.md), with the clock and pause the table adds to it."""
+    last_hand = None
+    if view.revealed is not None and view.last_result is not None:
+        last_hand = {
+            "result": hand_result(view.last_result, view.revealed),
+            "hands": [[str(t) for t in h] for h in view.revealed],
+        }
+    options = {f.name: getattr(view.options, f.name) for f in dataclasses.fields(view.options)}
+    return {
+        "variant": view.variant,
+        "players": view.players,
+        "seat": view.seat,
+        "teams": view.teams,
+        "hand_number": view.hand_number,
+        "hand": [str(t) for t in view.hand],
+        "counts": list(view.counts),
+        "stock": view.stock,
+        "turn": view.turn,
+        "leader": view.leader,
+        "legal": [str(m) for m in view.legal],
+        "line": None if view.line is None else _laid(view.line),
+        "ends": None if view.ends is None else list(view.ends),
+        "forced_lead": None if view.forced_lead is None else str(view.forced_lead),
+        "engine": None if view.engine is None else str(view.engine),
+        "trains": [
+            {"owner": t.owner, "tiles": _laid(t.laid), "end": t.end, "marked": t.marked}
+            for t in view.trains
+        ],
+        "open_double": view.open_double,
+        "played": [[seat, str(move)] for seat, move in view.played],
+        "passes": [[seat, list(numbers)] for seat, numbers in view.passes],
+        "draws": list(view.draws),
+        "voids": [sorted(v) for v in view.voids],
+        "scores": list(view.scores),
+        "target": view.options.target,
+        "hands_played": view.hands_played,
+        "hand_wins": list(view.hand_wins),
+        "options": options,
+        "clock": clock,
+        "pause": pause,
+        "last_hand": last_hand,
+        "result": None if view.match_result is None else match_result(view.match_result),
+    }
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """An engine event as the wire shows it. The tiles turned for plaza's draw for the lead
+    are left out: they go back into the set before the deal, so they name no hidden tile's
+    place, but a client has no use for them and a strict leak check would see them."""
+    out: dict[str, Any] = {"kind": event.kind}
+    if isinstance(event, LeadDrawn):
+        out["leader"] = event.leader
+        return out
+    hands: tuple[tuple[Tile, ...], ...] = ()
+    for f in dataclasses.fields(event):
+        value = getattr(event, f.name)
+        if f.name == "hands":
+            hands = value
+        out[f.name] = _plain(value)
+    if "result" in out and isinstance(getattr(event, "result", None), HandResult):
+        out["result"] = hand_result(event.result, hands)  # type: ignore[attr-defined]
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Tile):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, HandResult | MatchResult):
+        return value.to_json()
+    return value

@@ -1,0 +1,64 @@
+// api.js — the server's HTTP API (PROTOCOL.md). Every function returns the parsed JSON body
+// or throws ApiError {status, code, message}; calls that act for a player send the stored
+// guest token as "Authorization: Bearer". A network failure is ApiError with code "network".
+
+import { store } from "./store.js";
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body, auth = true) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const identity = store.identity();
+  if (auth && identity) headers.Authorization = `Bearer ${identity.token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(0, "network", String(e));
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    throw new ApiError(response.status, data?.code || `http_${response.status}`, data?.message);
+  }
+  return data;
+}
+
+export const api = {
+  newGuest: (name) => call("POST", "/api/guests", { name }, false),
+  me: () => call("GET", "/api/me"),
+  variants: () => call("GET", "/api/variants", undefined, false),
+  newTable: (spec) => call("POST", "/api/tables", spec),
+  table: (code) => call("GET", `/api/tables/${encodeURIComponent(code)}`, undefined, false),
+  join: (code) => call("POST", `/api/tables/${encodeURIComponent(code)}/join`, {}),
+  rankings: (variant) => call("GET", `/api/rankings/${encodeURIComponent(variant)}`, undefined, false),
+  player: (id) => call("GET", `/api/players/${encodeURIComponent(id)}`, undefined, false),
+  recordUrl: (code) => `/api/tables/${encodeURIComponent(code)}/record`,
+};
+
+let variantsPromise = null;
+/** The variants list (GET /api/variants), fetched once per page load. */
+export function variants() {
+  if (!variantsPromise) {
+    variantsPromise = api.variants().then((d) => d.variants).catch((e) => {
+      variantsPromise = null;
+      throw e;
+    });
+  }
+  return variantsPromise;
+}

@@ -1,0 +1,140 @@
+// socket.js — one seat's WebSocket to a table (PROTOCOL.md), kept open by itself.
+// It says hello with the token on every (re)connection, reconnects after a drop with
+// backoff (0.5 s doubling to 8 s, sooner when the browser comes back online), asks for a
+// sync when it sees a gap in seq, and re-sends unanswered actions with their same id (the
+// server never applies an id twice). Handlers: onMessage(msg), onStatus("connecting" |
+// "open" | "reconnecting" | "closed"), onRefused(code) when the server will not seat us.
+
+let counter = 0;
+function newId() {
+  counter += 1;
+  return `${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export class TableSocket {
+  constructor(code, token, { onMessage, onStatus, onRefused }) {
+    this.code = code;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.onRefused = onRefused;
+    this.ws = null;
+    this.seq = null;
+    this.pending = new Map();
+    this.attempt = 0;
+    this.timer = null;
+    this.stopped = false;
+    this.welcomed = false;
+    this.online = () => this.retryNow();
+    this.offline = () => {
+      if (this.ws) this.ws.close();
+    };
+    window.addEventListener("online", this.online);
+    window.addEventListener("offline", this.offline);
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}/api/tables/${encodeURIComponent(this.code)}/ws`;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.onStatus(this.welcomed ? "reconnecting" : "connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: this.token }));
+    ws.onmessage = (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.receive(msg);
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (event.code === 4401) {
+        this.stopped = true;
+        this.onStatus("closed");
+        this.onRefused(this.refusal || "not_seated");
+        return;
+      }
+      this.scheduleRetry();
+    };
+    ws.onerror = () => {};
+  }
+
+  receive(msg) {
+    if (msg.type === "error" && msg.id === null && (msg.code === "not_seated" || msg.code === "bad_token")) {
+      this.refusal = msg.code;
+    }
+    if (msg.type === "welcome") {
+      this.welcomed = true;
+      this.attempt = 0;
+      this.seq = msg.seq;
+      this.onStatus("open");
+      this.onMessage(msg);
+      for (const [id, action] of this.pending) this.raw({ ...action, id });
+      return;
+    }
+    if (msg.type === "update") {
+      const gap = this.seq !== null && msg.seq > this.seq + 1;
+      if (this.seq === null || msg.seq > this.seq || gap) this.seq = msg.seq;
+      this.onMessage(msg);
+      if (gap) this.send("sync");
+      return;
+    }
+    if ((msg.type === "ack" || msg.type === "error" || msg.type === "hint") && msg.id) this.pending.delete(msg.id);
+    this.onMessage(msg);
+  }
+
+  scheduleRetry() {
+    if (this.stopped) return;
+    this.onStatus(this.welcomed ? "reconnecting" : "connecting");
+    const delay = Math.min(8000, 500 * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);
+    this.attempt += 1;
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  retryNow() {
+    if (this.stopped || (this.ws && this.ws.readyState <= 1)) return;
+    this.attempt = 0;
+    this.connect();
+  }
+
+  raw(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN && this.welcomed) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  /** Send an action; returns its id. Kept until answered, re-sent after a reconnection. */
+  send(type, fields = {}) {
+    const id = newId();
+    const action = { type, ...fields };
+    if (type !== "sync") this.pending.set(id, action);
+    this.raw({ ...action, id });
+    return id;
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    window.removeEventListener("online", this.online);
+    window.removeEventListener("offline", this.offline);
+    if (this.ws) this.ws.close(1000);
+    this.ws = null;
+  }
+}

@@ -1,0 +1,32 @@
+// store.js — what the page keeps on this device (localStorage): the guest identity
+// {player, name, token}, the chosen language, and the last game settings of the home form.
+// Every read survives a missing or corrupt entry by returning null.
+
+const PREFIX = "kabes.";
+
+function read(key) {
+  try {
+    const raw = localStorage.getItem(PREFIX + key);
+    return raw === null ? null : JSON.parse(raw);
+  } catch {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(PREFIX + key);
+    else localStorage.setItem(PREFIX + key, JSON.stringify(value));
+  } catch {
+    /* private mode or full storage: the page still works for this visit */
+  }
+}
+
+export const store = {
+  identity: () => read("identity"),
+  setIdentity: (identity) => write("identity", identity),
+  lang: () => read("lang"),
+  setLang: (lang) => write("lang", lang),
+  settings: () => read("settings"),
+  setSettings: (settings) => write("settings", settings),
+};
