@@ -1,0 +1,200 @@
+"""An in-process table server for tests: the real app, store and tables, a fake clock.
+
+HTTP goes through httpx's ASGI transport; sockets are driven by :class:`Socket`, a minimal
+ASGI WebSocket peer, so everything runs on the test's own event loop and a 45 s turn passes
+when the test says ``server.advance(45)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+
+from kabes.server.app import create_app
+from kabes.server.clock import FakeClock
+from kabes.server.table import Settings
+
+WAIT = 10.0
+"""Seconds a test waits for a message before failing."""
+
+
+class Closed(Exception):
+    """The server closed the socket; ``code`` is the close code."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"closed with {code}")
+        self.code = code
+
+
+class Socket:
+    """One client socket to the app, in process."""
+
+    def __init__(self, app: FastAPI, path: str) -> None:
+        self.to_app: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.from_app: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.to_app.put_nowait({"type": "websocket.connect"})
+        self.close_code: int | None = None
+        self.log: list[dict[str, Any]] = []
+        """Every message received, in order."""
+        scope = {
+            "type": "websocket", "asgi": {"version": "3.0"}, "http_version": "1.1",
+            "scheme": "ws", "path": path, "raw_path": path.encode(), "query_string": b"",
+            "root_path": "", "headers": [], "client": ("127.0.0.1", 50000),
+            "server": ("127.0.0.1", 8000), "subprotocols": [], "state": {},
+        }
+        self.task = asyncio.get_running_loop().create_task(
+            app(scope, self.to_app.get, self.from_app.put)
+        )
+
+    def send_text(self, text: str) -> None:
+        """Send a text frame."""
+        self.to_app.put_nowait({"type": "websocket.receive", "text": text})
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send a JSON message."""
+        self.send_text(json.dumps(message))
+
+    async def recv(self, timeout: float = WAIT) -> dict[str, Any]:
+        """The next message; Closed if the server closed the socket."""
+        while True:
+            if self.close_code is not None and self.from_app.empty():
+                raise Closed(self.close_code)
+            event = await asyncio.wait_for(self.from_app.get(), timeout)
+            if event["type"] == "websocket.accept":
+                continue
+            if event["type"] == "websocket.close":
+                self.close_code = event.get("code", 1000)
+                raise Closed(self.close_code)
+            message: dict[str, Any] = json.loads(event["text"])
+            self.log.append(message)
+            return message
+
+    async def until(self, kind: str, timeout: float = WAIT, **match: Any) -> dict[str, Any]:
+        """Skip messages until one of type ``kind`` whose fields equal ``match``."""
+        while True:
+            message = await self.recv(timeout)
+            if message["type"] == kind and all(message.get(k) == v for k, v in match.items()):
+                return message
+
+    async def quiet(self, seconds: float = 0.05) -> list[dict[str, Any]]:
+        """Whatever arrives within ``seconds``."""
+        out = []
+        while True:
+            try:
+                out.append(await self.recv(seconds))
+            except TimeoutError:
+                return out
+
+    async def closed(self, timeout: float = WAIT) -> int:
+        """Wait for the server to close this socket; its close code."""
+        while True:
+            try:
+                await self.recv(timeout)
+            except Closed as err:
+                return err.code
+
+    def disconnect(self) -> None:
+        """Drop the connection from the client's side."""
+        self.to_app.put_nowait({"type": "websocket.disconnect", "code": 1006})
+
+
+class Server:
+    """The app with its fake clock, and helpers that speak its API."""
+
+    def __init__(self, app: FastAPI, clock: FakeClock, http: httpx.AsyncClient) -> None:
+        self.app = app
+        self.clock = clock
+        self.http = http
+        self.sockets: list[Socket] = []
+
+    @property
+    def hub(self) -> Any:
+        """The app's hub (tables in memory)."""
+        return self.app.state.services.hub
+
+    async def guest(self, name: str = "Roselène") -> tuple[int, str]:
+        """A new guest's (player id, token)."""
+        reply = await self.http.post("/api/guests", json={"name": name})
+        assert reply.status_code == 201, reply.text
+        body = reply.json()
+        return body["player"], body["token"]
+
+    async def open_table(self, token: str, **body: Any) -> dict[str, Any]:
+        """Open a table as ``token``; its summary."""
+        reply = await self.http.post("/api/tables", json=body, headers=auth(token))
+        assert reply.status_code == 201, reply.text
+        summary: dict[str, Any] = reply.json()
+        return summary
+
+    async def join(self, token: str, code: str) -> int:
+        """Take a seat at ``code``; the seat."""
+        reply = await self.http.post(f"/api/tables/{code}/join", headers=auth(token))
+        assert reply.status_code == 200, reply.text
+        seat: int = reply.json()["seat"]
+        return seat
+
+    def socket(self, code: str) -> Socket:
+        """A new socket to table ``code`` (no hello said yet)."""
+        sock = Socket(self.app, f"/api/tables/{code}/ws")
+        self.sockets.append(sock)
+        return sock
+
+    async def connect(self, code: str, token: str) -> tuple[Socket, dict[str, Any]]:
+        """A socket that said hello; the socket and its welcome."""
+        sock = self.socket(code)
+        sock.send({"type": "hello", "token": token})
+        welcome = await sock.until("welcome")
+        return sock, welcome
+
+    async def advance(self, seconds: float) -> None:
+        """Move the fake clock on, then let the tables handle what fell due."""
+        self.clock.advance(seconds)
+        await settle()
+
+
+async def settle(rounds: int = 20) -> None:
+    """Let every task run until the loop is idle for a moment."""
+    for _ in range(rounds):
+        await asyncio.sleep(0)
+    await asyncio.sleep(0.01)
+
+
+def auth(token: str) -> dict[str, str]:
+    """The Authorization header for ``token``."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+@asynccontextmanager
+async def running(
+    db_url: str, settings: Settings | None = None, clock: FakeClock | None = None
+) -> AsyncIterator[Server]:
+    """The app on ``db_url``, started and stopped around the block."""
+    clock = clock or FakeClock()
+    settings = settings or Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.02)
+    with ThreadPoolExecutor(2) as pool:
+        app = create_app(db_url, settings, clock=clock, executor=pool, heartbeat=False)
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+                server = Server(app, clock, http)
+                try:
+                    yield server
+                finally:
+                    for sock in server.sockets:
+                        sock.disconnect()
+                    await settle()
+                    for sock in server.sockets:
+                        sock.task.cancel()
+
+
+def sqlite_url(folder: Path) -> str:
+    """A fresh SQLite store in ``folder``."""
+    return f"sqlite+aiosqlite:///{folder / 'kabes.sqlite3'}"
