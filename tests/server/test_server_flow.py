@@ -40,3 +40,32 @@ async def test_one_person_plays_a_match_against_three_computers(server: Server) 
     assert view["result"]["finished"] is True
     record = (await server.http.get(f"/api/tables/{code}/record")).json()
     assert len(record["hands"]) == 5
+
+
+async def test_play_again_opens_the_same_table_and_tells_every_seat(server: Server) -> None:
+    _, token = await server.guest()
+    summary = await server.open_table(
+        token, variant="haitian", players=3, options={"hands": 1},
+        computers={"1": "casual", "2": "beginner"},
+    )
+    code = summary["code"]
+    sock, _ = await server.connect(code, token)
+    sock.send({"type": "play_again", "id": "early"})
+    refused = await sock.until("error", id="early")
+    assert refused["code"] == "not_now"
+    sock.send({"type": "start", "id": "s"})
+    moves = 0
+    while True:
+        message = await sock.until("update")
+        if message["view"]["result"] is not None:
+            break
+        if message["view"]["turn"] == 0 and message["view"]["legal"]:
+            sock.send({"type": "play", "id": f"m{moves}", "move": message["view"]["legal"][0]})
+            moves += 1
+    sock.send({"type": "play_again", "id": "again"})
+    update = await sock.until("update")
+    assert {"kind": "next_table", "code": update["table"]["next_table"]} in update["events"]
+    fresh = (await server.http.get(f"/api/tables/{update['table']['next_table']}")).json()
+    assert fresh["status"] == "waiting"
+    assert [s["level"] for s in fresh["seats"]] == [None, "casual", "beginner"]
+    assert fresh["options"]["hands"] == 1

@@ -77,6 +77,7 @@ class Hub:
                 log.exception("table %s could not be rebuilt; left out", code)
                 continue
             self.tables[code] = table
+            table.reopen = self._again
             table.start()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="sweeper")
         return len(self.tables)
@@ -128,8 +129,23 @@ class Hub:
                 "computers": computers, "player": player, "name": name}
         await table._commit("created", data)
         self.tables[code] = table
+        table.reopen = self._again
         table.start()
         return table
+
+    async def _again(self, table: Table, seat: int) -> str:
+        """Open ``table`` again (same variant, seats, options and computers), hosted by the
+        person at ``seat``; the new code."""
+        sitter = table.seats[seat]
+        if sitter is None or sitter.player is None:
+            raise TableError("not_now", "only a person seated here can open it again")
+        computers = {
+            str(n): s.level for n, s in enumerate(table.seats) if s is not None and s.level
+        }
+        again = await self.create(
+            sitter.player, sitter.name, table.variant, table.players, table.options, computers
+        )
+        return again.code
 
     @staticmethod
     def _check_computers(
@@ -171,6 +187,7 @@ class Hub:
                 found = self._table(code)
                 await restore(found, entries, None)
                 self.tables[code] = found
+                found.reopen = self._again
                 found.start()
             future.set_result(found)
             return found

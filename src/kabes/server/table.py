@@ -19,7 +19,7 @@ import os
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -245,6 +245,10 @@ class Table:
         self._timer: Timer | None = None
         self._thinking = -1
         self.closed = False
+        self.next_table: str | None = None
+        """The table opened by ``play_again`` once this match is over."""
+        self.reopen: Callable[[Table, int], Awaitable[str]] | None = None
+        """Opens the same table again with ``seat``'s person as host (set by the hub)."""
 
     # The log ---------------------------------------------------------------------------
 
@@ -312,6 +316,9 @@ class Table:
             events += self.match.finish()
             self.status = Status.OVER
             news.append({"kind": "finished"})
+        elif kind == "next_table":
+            self.next_table = data["code"]
+            news.append({"kind": "next_table", "code": self.next_table})
         elif kind == "resumed":
             self.turn_start = at
             self.turn_budget = data["remaining_ms"] / 1000
@@ -418,6 +425,7 @@ class Table:
             "host": self.host,
             "status": str(self.status),
             "seats": [self._seat_json(n, s) for n, s in enumerate(self.seats)],
+            "next_table": self.next_table,
         }
 
     def _seat_json(self, number: int, sitter: Seat | None) -> dict[str, Any] | None:
@@ -743,6 +751,9 @@ class Table:
         if isinstance(action, wire.HintAction):
             self._hint(conn, action.id)
             return
+        if isinstance(action, wire.PlayAgainAction):
+            await self._play_again(conn, action.id)
+            return
         if isinstance(action, wire.LeaveAction):
             await self._leave(seat, action.id)
             conn.send(wire.encode(_ack(action.id, self.seq)))
@@ -802,6 +813,16 @@ class Table:
                 data["host"] = seat
                 data["closed"] = self.status == Status.WAITING
         await self._commit("left", data, seat, action_id)
+
+    async def _play_again(self, conn: Connection, action_id: str) -> None:
+        if self.status != Status.OVER or self.match is None:
+            raise TableError("not_now", "play again once the match is over")
+        if self.next_table is None:
+            if self.reopen is None:
+                raise TableError("not_now", "this table cannot be opened again")
+            code = await self.reopen(self, conn.seat)
+            await self._commit("next_table", {"code": code}, conn.seat, action_id)
+        conn.send(wire.encode(_ack(action_id, self.seq)))
 
     def _next_host(self, leaving: int) -> int | None:
         """The person who sat down first among those who stay."""

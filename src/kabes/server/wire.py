@@ -75,8 +75,16 @@ class LeaveAction(msgspec.Struct, tag="leave", tag_field="type"):
     id: ActionId
 
 
+class PlayAgainAction(msgspec.Struct, tag="play_again", tag_field="type"):
+    """Once the match is over: open the same table again (an addition to PROTOCOL.md). The
+    first to ask hosts it; every seat is told its code (``next_table``) and joins it."""
+
+    id: ActionId
+
+
 Action = (
-    PlayAction | StartAction | NextHandAction | FinishAction | HintAction | SyncAction | LeaveAction
+    PlayAction | StartAction | NextHandAction | FinishAction | HintAction | SyncAction
+    | LeaveAction | PlayAgainAction
 )
 ClientMessage = Hello | Action
 
