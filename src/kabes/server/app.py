@@ -28,6 +28,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -117,6 +118,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.services = services
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     _errors(app)
     _api(app, services)
     _socket(app, services)

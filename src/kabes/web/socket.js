@@ -63,10 +63,10 @@ export class TableSocket {
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      if (event.code === 4401) {
+      if (event.code === 4401 || event.code === 4404) {
         this.stopped = true;
         this.onStatus("closed");
-        this.onRefused(this.refusal || "not_seated");
+        this.onRefused(this.refusal || (event.code === 4404 ? "not_found" : "not_seated"));
         return;
       }
       this.scheduleRetry();

@@ -1,0 +1,200 @@
+// home.js — the home screen: a new game (variant, players, a level for each computer seat,
+// target and the variant's options from GET /api/variants, the rules' defaults preselected)
+// played against the computer or opened for friends; joining by code or link; the rankings
+// of each variant; your own matches with their records to download.
+
+import { api, variants } from "./api.js";
+import { clear, h } from "./dom.js";
+import { errorText, t, has } from "./i18n.js";
+import { langPicker } from "./langpick.js";
+import { levelName, variantName } from "./names.js";
+import { store } from "./store.js";
+import { logo } from "./welcome.js";
+
+const LEVELS = ["beginner", "casual", "skilled", "expert"];
+
+/** The table code in what was typed: a code, or a link ending in /t/CODE. */
+export function codeFrom(text) {
+  const s = text.trim();
+  const m = s.match(/\/t\/([A-Za-z0-9_-]+)/);
+  return (m ? m[1] : s).replace(/[^A-Za-z0-9_-]/g, "");
+}
+
+function optionLabel(name) {
+  return has(`option.${name}`) ? t(`option.${name}`) : name;
+}
+
+export async function homePage(root, nav) {
+  const me = store.identity();
+  const status = h("p", { class: "status flash", role: "status", "aria-live": "polite" });
+  const say = (text) => (status.textContent = text);
+  const newGame = h("section", { class: "card", "aria-labelledby": "new-title" }, h("h2", { id: "new-title" }, t("home.new_game")), h("p", { class: "loading" }, t("loading")));
+  const rankings = h("section", { class: "card", "aria-labelledby": "rank-title" }, h("h2", { id: "rank-title" }, t("home.rankings")));
+  const history = h("section", { class: "card", "aria-labelledby": "hist-title" }, h("h2", { id: "hist-title" }, t("home.history")));
+  clear(root).append(
+    h("header", { class: "topbar plain" }, h("span", { class: "brand" }, logo(), "Kabès"), langPicker()),
+    h("main", { class: "page home" },
+      h("p", { class: "hello" }, t("home.hello", { name: me.name })),
+      newGame,
+      joinCard(nav),
+      rankings,
+      history,
+      status),
+  );
+  let list;
+  try {
+    list = await variants();
+  } catch (e) {
+    clear(newGame).append(h("h2", { id: "new-title" }, t("home.new_game")), h("p", { class: "error" }, errorText(e.code, e.message)));
+    return;
+  }
+  gameForm(newGame, list, nav, say);
+  rankingsCard(rankings, list);
+  historyCard(history, me);
+}
+
+function gameForm(card, list, nav, say) {
+  const saved = store.settings() || {};
+  const state = {
+    variant: list.some((v) => v.id === saved.variant) ? saved.variant : list.find((v) => v.id === "haitian")?.id || list[0].id,
+    players: saved.players,
+    options: saved.options || {},
+    levels: saved.levels || {},
+  };
+  const body = h("div", { class: "form-body" });
+  const draw = () => {
+    const variant = list.find((v) => v.id === state.variant);
+    if (!variant.seat_counts.includes(state.players)) state.players = variant.default_players;
+    const spec = variant.options[String(state.players)] || {};
+    for (const name of Object.keys(state.options)) if (!(name in spec)) delete state.options[name];
+    store.setSettings(state);
+    const focusId = document.activeElement?.id;
+    clear(body);
+    body.append(h("div", { class: "field" },
+      h("label", { for: "variant" }, t("home.variant")),
+      h("select", { id: "variant", onchange: (e) => { state.variant = e.target.value; state.options = {}; draw(); } },
+        list.map((v) => h("option", { value: v.id, selected: v.id === state.variant }, variantName(v.id, v.title))))));
+    body.append(h("p", { class: "hint-text" }, t(`about.${variant.id}`)));
+    if (variant.seat_counts.length > 1) {
+      body.append(h("fieldset", { class: "field segmented" },
+        h("legend", {}, t("home.players")),
+        variant.seat_counts.map((n) => h("label", { class: "seg" },
+          h("input", { type: "radio", name: "players", id: `players-${n}`, value: n, checked: n === state.players, onchange: () => { state.players = n; draw(); } }),
+          h("span", {}, String(n))))));
+    } else {
+      body.append(h("p", { class: "fixed" }, t("home.players_fixed", { n: state.players })));
+    }
+    const opts = h("div", { class: "options" });
+    for (const [name, o] of Object.entries(spec)) {
+      const value = name in state.options ? state.options[name] : o.default;
+      const id = `opt-${name}`;
+      if (o.choices === null) {
+        opts.append(h("div", { class: "field check" },
+          h("input", { type: "checkbox", id, checked: !!value, onchange: (e) => { state.options[name] = e.target.checked; store.setSettings(state); } }),
+          h("label", { for: id }, optionLabel(name))));
+      } else if (o.choices.length > 1) {
+        opts.append(h("div", { class: "field" },
+          h("label", { for: id }, optionLabel(name)),
+          h("select", { id, onchange: (e) => { state.options[name] = Number(e.target.value); store.setSettings(state); } },
+            o.choices.map((c) => h("option", { value: c, selected: c === value }, String(c))))));
+      } else if (o.choices.length === 1) {
+        opts.append(h("p", { class: "fixed" }, `${optionLabel(name)}: ${o.choices[0]}`));
+      }
+    }
+    body.append(opts);
+    const levels = h("fieldset", { class: "levels" }, h("legend", {}, t("home.computer_levels")));
+    for (let seat = 1; seat < state.players; seat += 1) {
+      const id = `level-${seat}`;
+      const level = LEVELS.includes(state.levels[seat]) ? state.levels[seat] : "skilled";
+      levels.append(h("div", { class: "field inline" },
+        h("label", { for: id }, t("home.computer_seat", { n: seat + 1 })),
+        h("select", { id, "data-seat": seat, onchange: (e) => { state.levels[seat] = e.target.value; store.setSettings(state); } },
+          LEVELS.map((l) => h("option", { value: l, selected: l === level }, levelName(l))))));
+    }
+    if (!variant.people_only) body.append(levels);
+    const run = async (computers, button) => {
+      button.disabled = true;
+      try {
+        const spec2 = { variant: state.variant, players: state.players, options: { ...state.options } };
+        if (computers) {
+          spec2.computers = {};
+          for (let seat = 1; seat < state.players; seat += 1) spec2.computers[String(seat)] = LEVELS.includes(state.levels[seat]) ? state.levels[seat] : "skilled";
+        }
+        const table = await api.newTable(spec2);
+        nav.go(`/t/${table.code}`);
+      } catch (e) {
+        say(errorText(e.code, e.message));
+        button.disabled = false;
+      }
+    };
+    const playButton = h("button", { type: "button", class: "primary big", "data-action": "play-computer", disabled: variant.people_only, onclick: (e) => run(true, e.currentTarget) }, t("action.play_computer"));
+    const openButton = h("button", { type: "button", class: "big", "data-action": "open-table", onclick: (e) => run(false, e.currentTarget) }, t("action.open_table"));
+    body.append(h("div", { class: "actions" }, playButton, openButton));
+    if (variant.people_only) body.append(h("p", { class: "hint-text" }, t("home.people_only")));
+    if (focusId) document.getElementById(focusId)?.focus();
+  };
+  clear(card).append(h("h2", { id: "new-title" }, t("home.new_game")), body);
+  draw();
+}
+
+function joinCard(nav) {
+  const input = h("input", { id: "join-code", type: "text", autocomplete: "off", autocapitalize: "characters", spellcheck: "false", placeholder: "ABC1234" });
+  return h("section", { class: "card", "aria-labelledby": "join-title" },
+    h("h2", { id: "join-title" }, t("home.join")),
+    h("form", {
+      class: "join-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const code = codeFrom(input.value);
+        if (code) nav.go(`/t/${code.toUpperCase()}`);
+        else input.focus();
+      },
+    },
+    h("div", { class: "field" }, h("label", { for: "join-code" }, t("home.join_label")), input),
+    h("button", { type: "submit", class: "primary", "data-action": "join" }, t("action.join"))));
+}
+
+function rankingsCard(card, list) {
+  const table = h("div", { class: "rank-table" });
+  const load = async (variant) => {
+    clear(table).append(h("p", { class: "loading" }, t("loading")));
+    try {
+      const data = await api.rankings(variant);
+      clear(table);
+      if (!data.rows.length) {
+        table.append(h("p", { class: "hint-text" }, t("home.no_rankings")));
+        return;
+      }
+      table.append(h("table", {},
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("rank.name")), h("th", { scope: "col" }, t("rank.rating")), h("th", { scope: "col" }, t("rank.matches")))),
+        h("tbody", {}, data.rows.slice(0, 50).map((r, i) => h("tr", {},
+          h("td", { class: "num" }, String(i + 1)), h("td", {}, r.name), h("td", { class: "num" }, String(Math.round(r.rating))),
+          h("td", { class: "num" }, `${r.matches_won}/${r.matches}`))))));
+    } catch (e) {
+      clear(table).append(h("p", { class: "error" }, errorText(e.code, e.message)));
+    }
+  };
+  const people = list.filter((v) => v.id);
+  const select = h("select", { id: "rank-variant", onchange: (e) => load(e.target.value) }, people.map((v) => h("option", { value: v.id }, variantName(v.id, v.title))));
+  card.append(h("div", { class: "field" }, h("label", { for: "rank-variant" }, t("home.variant")), select), table);
+  load(select.value);
+}
+
+async function historyCard(card, me) {
+  const body = h("div", {});
+  card.append(body);
+  try {
+    const data = await api.player(me.player);
+    if (!data.matches.length) {
+      body.append(h("p", { class: "hint-text" }, t("home.no_history")));
+      return;
+    }
+    body.append(h("ul", { class: "history" }, data.matches.slice(0, 30).map((m) => h("li", {},
+      h("span", {}, variantName(m.variant)),
+      h("span", { class: "hist-state" }, m.finished ? (m.won ? t("history.won") : t("history.lost")) : t("history.unfinished")),
+      m.finished ? null : h("a", { href: `/t/${m.code}` }, t("history.open")),
+      h("a", { href: api.recordUrl(m.code), download: `kabes-${m.code}.json`, "aria-label": t("history.download_of", { code: m.code }) }, t("history.download"))))));
+  } catch (e) {
+    body.append(h("p", { class: "hint-text" }, e.status === 404 ? t("home.no_history") : errorText(e.code, e.message)));
+  }
+}

@@ -1,0 +1,56 @@
+// names.js — how seats, parties, variants, levels and endings are named on screen, in the
+// page's language. A party is a team (team variants: 0 = seats 0 and 2) or a seat.
+
+import { t, has } from "./i18n.js";
+
+export function seatName(table, seat, mySeat) {
+  if (seat === mySeat) return t("seat.you");
+  const s = table?.seats?.[seat];
+  if (!s) return t("seat.empty", { n: seat + 1 });
+  if (s.kind === "computer") return t("seat.computer", { n: seat + 1 });
+  return s.name;
+}
+
+export function partyOf(view, seat) {
+  return view.teams ? seat % 2 : seat;
+}
+
+export function partyName(view, table, party) {
+  if (view.teams) return party === view.seat % 2 ? t("team.us") : t("team.them");
+  return seatName(table, party, view.seat);
+}
+
+export function variantName(id, fallback) {
+  const key = `variant.${id}`;
+  return has(key) ? t(key) : fallback || id;
+}
+
+export function levelName(level) {
+  return t(`level.${level}`);
+}
+
+/** Scores are penalties (lower is better): Haitian with 3 or 4, and Mexican Train. */
+export function penalties(view) {
+  return view.variant === "mexican-train" || (view.variant === "haitian" && view.players >= 3);
+}
+
+/** Haitian with 3 or 4 players crowns a Wa: the lowest penalty total. */
+export function hasWa(view) {
+  return view.variant === "haitian" && view.players >= 3;
+}
+
+/** The big name of a hand's ending. */
+export function endingName(result) {
+  if (result.name === "tonbe") return "TONBE";
+  if (result.name === "2-kabes") return "2 KABÈS";
+  if (result.name === "blok") return "BLÒK";
+  if (result.ending === "blocked") return t("ending.blocked");
+  if (result.capicu) return t("ending.capicu");
+  return t("ending.domino");
+}
+
+/** The lowest score's parties (the Wa so far, or the leaders of a penalty game). */
+export function lowest(scores) {
+  const min = Math.min(...scores);
+  return scores.map((s, i) => (s === min ? i : -1)).filter((i) => i >= 0);
+}

@@ -1,0 +1,90 @@
+// results.js — the end of a hand and of a match, drawn from view.last_hand and view.result:
+// the ending named big (Domino!, capicú, TONBE, 2 KABÈS, BLÒK, blocked), every hand face up
+// with its count, the points each party took, the scores, the pause before the next deal
+// and the host's buttons; at the end of a match the winner, kochon, the Wa and Play again.
+
+import { h } from "./dom.js";
+import { t, tileName } from "./i18n.js";
+import { Countdown } from "./clock.js";
+import { endingName, hasWa, partyName, penalties, seatName } from "./names.js";
+import { tileSvg } from "./tiles.js";
+
+function faceUp(tiles, colored) {
+  return h("div", { class: "face-up", role: tiles.length ? "list" : null },
+    tiles.length
+      ? tiles.map((tile) => h("span", { class: "mini", role: "listitem", "aria-label": tileName(tile) }, tileSvg(tile, { colored })))
+      : h("span", { class: "out" }, t("end.out")));
+}
+
+function winnerLine(view, table, result) {
+  if (result.winner === null || result.winner === undefined) return t("end.nobody");
+  const name = partyName(view, table, result.winner);
+  const mine = view.teams ? result.winner === view.seat % 2 : result.winner === view.seat;
+  if (view.teams) return mine ? t("end.we_win_hand") : t("end.they_win_hand");
+  return mine ? t("end.you_win_hand") : t("end.wins_hand", { name });
+}
+
+/** opts: isHost, onNextHand, onFinish, onPlayAgain, onHome, onClose. */
+export function resultsPanel(view, table, opts) {
+  const last = view.last_hand;
+  const over = !!view.result?.finished;
+  const colored = view.variant === "mexican-train";
+  const panel = h("section", { class: `results${over ? " match-over" : ""}`, role: "dialog", "aria-modal": "false", "aria-labelledby": "results-title" });
+  if (last) {
+    const r = last.result;
+    panel.append(
+      h("h2", { id: "results-title", class: "ending" }, endingName(r)),
+      h("p", { class: "winner-line" }, winnerLine(view, table, r)),
+    );
+    const list = h("ul", { class: "hands-up" });
+    for (let seat = 0; seat < view.players; seat += 1) {
+      const party = view.teams ? seat % 2 : seat;
+      const pts = r.points?.[party] || 0;
+      list.append(h("li", { class: `hand-up${seat === view.seat ? " mine" : ""}` },
+        h("div", { class: "hand-up-head" },
+          h("span", { class: "seat-name" }, seatName(table, seat, view.seat)),
+          h("span", { class: "num count-pips" }, t("end.count", { n: r.counts?.[seat] ?? 0 })),
+          !view.teams && pts ? h("span", { class: `num pts${penalties(view) ? " bad" : ""}` }, `+${pts}`) : null),
+        faceUp(last.hands?.[seat] || [], colored)));
+    }
+    panel.append(list);
+    if (view.teams && r.points) {
+      panel.append(h("p", { class: "team-points num" },
+        r.points.map((p, party) => `${partyName(view, table, party)} +${p}`).join(" · ")));
+    }
+  }
+  const scores = (over ? view.result.scores : view.scores).map((s, p) => `${partyName(view, table, p)} ${s}`).join(" · ");
+  panel.append(h("p", { class: "totals num" }, `${penalties(view) ? t("score.penalties") : t("score.points")}: ${scores}`));
+
+  const buttons = h("div", { class: "actions" });
+  if (over) {
+    const res = view.result;
+    const names = res.winners.map((p) => partyName(view, table, p));
+    const mine = res.winners.includes(view.teams ? view.seat % 2 : view.seat);
+    panel.prepend(h("div", { class: "match-banner" },
+      h("p", { class: "match-winner" }, mine ? (view.teams ? t("match.we_win") : t("match.you_win"))
+        : view.teams ? t("match.they_win") : t("match.winners", { names: names.join(", ") })),
+      hasWa(view) ? h("p", { class: "wa" }, "♛ ", t("match.wa", { names: names.join(", ") })) : null,
+      res.kochon ? h("p", { class: "kochon" }, t("match.kochon")) : null));
+    if (table.next_table) panel.append(h("p", { class: "new-table" }, t("match.new_table", { code: table.next_table })));
+    buttons.append(
+      h("button", { type: "button", class: "primary", "data-action": "play-again", onclick: opts.onPlayAgain }, table.next_table ? t("action.go_new_table") : t("action.play_again")),
+      h("button", { type: "button", "data-action": "home", onclick: opts.onHome }, t("action.home")),
+    );
+  } else {
+    const pause = h("p", { class: "pause", role: "timer" });
+    new Countdown(pause, (s) => t("end.next_in", { s })).set(view.pause?.remaining_ms ?? null);
+    panel.append(pause);
+    if (opts.isHost) {
+      buttons.append(h("button", { type: "button", class: "primary", "data-action": "next-hand", onclick: opts.onNextHand }, t("action.next_hand")));
+      if (view.options?.open_ended) {
+        buttons.append(h("button", { type: "button", "data-action": "finish", onclick: opts.onFinish }, t("action.finish")));
+      }
+    } else {
+      panel.append(h("p", { class: "hint-text" }, t("end.host_deals")));
+    }
+  }
+  buttons.append(h("button", { type: "button", "data-action": "see-table", onclick: opts.onClose }, t("action.see_table")));
+  panel.append(buttons);
+  return panel;
+}

@@ -1,0 +1,64 @@
+// waiting.js — the waiting room: the table's code in big letters to read aloud, the share
+// button (the phone's share sheet, else copy the link), the seats filling in arrival order
+// with who is connected, and the host's Start once every seat is taken.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { levelName, variantName } from "./names.js";
+
+export function tableLink(code) {
+  return `${location.origin}/t/${code}`;
+}
+
+export async function share(code, say) {
+  const url = tableLink(code);
+  if (navigator.share) {
+    try {
+      await navigator.share({ title: "Kabès", text: t("share.text", { code }), url });
+      return;
+    } catch (e) {
+      if (e?.name === "AbortError") return;
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(url);
+    say(t("share.copied"));
+  } catch {
+    say(t("share.copy_failed", { url }));
+  }
+}
+
+/** opts: seat (mine), onStart, onLeave, say(text). */
+export function waitingRoom(table, opts) {
+  const free = table.seats.filter((s) => s === null).length;
+  const isHost = opts.seat === table.host;
+  const seats = h("ol", { class: "seat-list" });
+  table.seats.forEach((s, i) => {
+    seats.append(h("li", { class: `seat-row${s ? " taken" : ""}`, "data-seat": i },
+      h("span", { class: "seat-no num" }, String(i + 1)),
+      s
+        ? [
+            h("span", { class: `dot${s.kind === "person" && !s.connected ? " off" : ""}`, "aria-hidden": "true" }),
+            h("span", { class: "seat-name" }, i === opts.seat ? t("waiting.you", { name: s.name }) : s.name),
+            s.kind === "computer" ? h("span", { class: "seat-tag" }, levelName(s.level)) : null,
+            i === table.host ? h("span", { class: "seat-tag host" }, t("waiting.host")) : null,
+            s.kind === "person" && !s.connected ? h("span", { class: "seat-tag" }, t("seat.away")) : null,
+          ]
+        : h("span", { class: "seat-free" }, t("waiting.free"))));
+  });
+  const code = table.code;
+  return h("section", { class: "waiting" },
+    h("h1", {}, variantName(table.variant)),
+    h("p", { class: "lead-text" }, t("waiting.share_this")),
+    h("p", { class: "big-code", "aria-label": t("waiting.code_is", { code: code.split("").join(" ") }) }, code),
+    h("button", { type: "button", class: "primary big", "data-action": "share", onclick: () => share(code, opts.say) }, t("action.share")),
+    h("p", { class: "link-text" }, h("a", { href: `/t/${code}` }, tableLink(code))),
+    h("h2", {}, free ? t("waiting.waiting_for", { n: free }) : t("waiting.full")),
+    seats,
+    h("div", { class: "actions" },
+      isHost
+        ? h("button", { type: "button", class: "primary big", "data-action": "start", disabled: free > 0, onclick: opts.onStart }, t("action.start"))
+        : h("p", { class: "hint-text" }, t("waiting.host_starts")),
+      h("button", { type: "button", "data-action": "leave", onclick: opts.onLeave }, t("action.leave"))),
+  );
+}

@@ -1,0 +1,73 @@
+"""Shared by the browser tests: launching Debian's Chromium, starting `kabes serve`, and
+fake_table(), which shows the page a table state of our choosing without a server game
+(a stand-in WebSocket answers hello with that state), for screenshots of rare moments."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+FAKE_SOCKET = """
+(() => {
+  const state = %s;
+  class FakeSocket extends EventTarget {
+    constructor(url) {
+      super();
+      this.url = url; this.readyState = 0; window.__sent = window.__sent || [];
+      setTimeout(() => { this.readyState = 1; this.onopen && this.onopen({}); }, 10);
+    }
+    send(text) {
+      const msg = JSON.parse(text);
+      window.__sent.push(msg);
+      const reply = (m) =>
+        setTimeout(() => this.onmessage && this.onmessage({ data: JSON.stringify(m) }), 5);
+      const { table, view } = state;
+      if (msg.type === "hello") reply({ type: "welcome", seq: 1, seat: view.seat, table, view });
+      else if (msg.type === "hint")
+        reply({ type: "hint", id: msg.id, move: view.legal[0], reason: "It keeps your doubles." });
+      else reply({ type: "ack", id: msg.id, seq: 1 });
+    }
+    close() { this.readyState = 3; }
+  }
+  FakeSocket.OPEN = 1;
+  window.WebSocket = FakeSocket;
+})();
+"""
+
+
+def fake_table(
+    page: Any,
+    base: str,
+    table: dict[str, Any],
+    view: dict[str, Any],
+    identity: dict[str, Any] | None = None,
+    lang: str = "en",
+) -> None:
+    """Opens /t/CODE showing `view` at `table`, with no game on the server."""
+    who = identity or {
+        "player": table["seats"][view["seat"]]["player"] or 1,
+        "name": "Test",
+        "token": "x",
+    }
+    page.add_init_script(FAKE_SOCKET % json.dumps({"table": table, "view": view}))
+    page.add_init_script(
+        f"localStorage.setItem('kabes.identity', {json.dumps(json.dumps(who))});"
+        f"localStorage.setItem('kabes.lang', {json.dumps(json.dumps(lang))});"
+    )
+    page.route(
+        f"**/api/tables/{table['code']}",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(table)
+        ),
+    )
+    page.goto(f"{base}/t/{table['code']}")
