@@ -43,6 +43,8 @@ log = logging.getLogger("kabes.table")
 
 ANSWERS_KEPT = 512
 """Answers remembered per seat for retried action ids."""
+STORE_RETRY_SECONDS = 1.0
+"""After the store failed, how long a table waits before its clocks try to write again."""
 
 
 class Status(StrEnum):
@@ -244,7 +246,12 @@ class Table:
         self.task: asyncio.Task[None] | None = None
         self._timer: Timer | None = None
         self._thinking = -1
+        self._advising: set[tuple[int, str]] = set()
         self.closed = False
+        self._stale = False
+        """A write failed and the store could not be read back: this state may hold a change
+        that was never kept, so it is rebuilt from the store before anything else happens."""
+        self._retry_at = 0.0
         self.next_table: str | None = None
         """The table opened by ``play_again`` once this match is over."""
         self.reopen: Callable[[Table, int], Awaitable[str]] | None = None
@@ -441,23 +448,31 @@ class Table:
             "left": sitter.left,
         }
 
-    def view_json(self, seat: int) -> dict[str, Any]:
-        """The seat's VIEW, with the clock and the pause."""
+    def view_json(self, seat: int, memo: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The seat's VIEW, with the clock and the pause (``memo``: see wire.view_json)."""
         now = self.clock.now()
         clock = pause = None
         deadline = self.deadline()
         turn = self.turn
         if turn is not None and deadline is not None:
+            away = self.away(turn) and not self.grace
+            total = self.turn_budget
+            if away:
+                total = min(total, self.settings.away_seconds)
             clock = {
                 "seat": turn,
                 "remaining_ms": max(0, round((deadline - now) * 1000)),
-                "away": self.away(turn) and not self.grace,
+                "away": away,
+                "total_ms": round(total * 1000),
             }
         elif self.status == Status.BETWEEN_HANDS and deadline is not None:
-            pause = {"remaining_ms": max(0, round((deadline - now) * 1000))}
+            pause = {
+                "remaining_ms": max(0, round((deadline - now) * 1000)),
+                "total_ms": round(self.pause_budget * 1000),
+            }
         if self.match is None:
             return self._empty_view(seat, clock, pause)
-        return wire.view_json(view(self.match, seat), clock, pause)
+        return wire.view_json(view(self.match, seat), clock, pause, memo)
 
     def _empty_view(
         self, seat: int, clock: dict[str, Any] | None, pause: dict[str, Any] | None
@@ -513,6 +528,14 @@ class Table:
             self._reschedule()
 
     async def _handle(self, item: InboxItem) -> None:
+        if self._stale and not isinstance(item, Attach | Detach):
+            try:
+                await self._reload()
+            except TableError as err:
+                if not isinstance(item, ClientAction):
+                    raise
+                item.conn.send(wire.encode(wire.error(item.action.id, err.code, err.message)))
+                return
         if isinstance(item, ClientAction):
             await self._on_action(item.conn, item.action)
             if self.metrics is not None and item.received:
@@ -530,6 +553,11 @@ class Table:
             if item.turn_id == self.turn_id and self.turn is not None:
                 await self._commit("move", {"seat": self.turn, "move": item.move})
         elif isinstance(item, Advice):
+            self._advising.discard((item.conn.seat, item.action_id))
+            if not item.move:
+                failed = wire.error(item.action_id, "unavailable", "no hint now; try again")
+                item.conn.send(wire.encode(failed))
+                return
             answer = {
                 "type": "hint", "id": item.action_id, "move": item.move, "reason": item.reason
             }
@@ -547,6 +575,8 @@ class Table:
     ) -> Entry:
         """Apply a new entry, store it, then tell every seat. If the store fails the table
         is put back as it was before the entry, and the error goes up."""
+        if self._stale:
+            await self._reload()
         entry = Entry(self.seq + 1, kind, data, self.clock.now(), seat, action)
         before_status = self.status
         try:
@@ -559,6 +589,9 @@ class Table:
             await self.store.append(self.code, entry, effects)
         except Exception:
             log.exception("table %s: could not store seq %d", self.code, entry.seq)
+            self._retry_at = self.clock.now() + STORE_RETRY_SECONDS
+            if seat is not None and action is not None:
+                self.answers.get(seat, OrderedDict()).pop(action, None)  # apply() kept an ack
             await self._reload()
             raise TableError("unavailable", "the table could not store that; try again") from None
         self._log(entry)
@@ -568,11 +601,18 @@ class Table:
         return entry
 
     async def _reload(self) -> None:
-        """Rebuild this table from the store after a failed write (nothing was acked)."""
+        """Rebuild this table from the store after a failed write (nothing was acked). If
+        the store cannot be read either, the table is marked stale and tries again before
+        its next change (TableError ``unavailable`` until then)."""
         loader = getattr(self.store, "load_entries", None)
         if loader is None:
             return
-        entries: list[Entry] = await loader(self.code)
+        try:
+            entries: list[Entry] = await loader(self.code)
+        except Exception as err:
+            self._stale = True
+            log.warning("table %s: store unreadable, table not rebuilt (%r)", self.code, err)
+            raise TableError("unavailable", "the table's store is unreachable; try again") from None
         sockets = {n: list(s.sockets) for n, s in enumerate(self.seats) if s is not None}
         fresh = Table(self.code, self.store, self.clock, self.settings, self.executor, self.metrics)
         for entry in entries:
@@ -585,6 +625,11 @@ class Table:
             sitter = self.seats[number] if number < len(self.seats) else None
             if sitter is not None:
                 sitter.sockets = conns
+        for number, kept in fresh.answers.items():  # acks of what the store did keep
+            for action_id, answer in kept.items():
+                self._remember(number, action_id, answer)
+        self._stale = False
+        self._thinking = -1
 
     def _effects(self, entry: Entry, events: list[Event], before: Status) -> list[Effect]:
         """What the store must do besides keeping the entry: status, matches, ratings."""
@@ -638,6 +683,7 @@ class Table:
         """Every connected seat gets the change's events it may see, and its whole view."""
         summary = self.summary()
         public = news + [wire.event_json(e) for e in events if e.to is None]
+        memo: dict[str, Any] = {}
         for number, sitter in enumerate(self.seats):
             if sitter is None or not sitter.sockets:
                 continue
@@ -647,7 +693,7 @@ class Table:
                 "seq": self.seq,
                 "table": summary,
                 "events": public + own,
-                "view": self.view_json(number),
+                "view": self.view_json(number, memo),
             }
             data = wire.encode(message)
             for conn in list(sitter.sockets):
@@ -671,10 +717,9 @@ class Table:
             conn.close(4401)
             return
         first = not sitter.sockets
-        sitter.sockets.append(conn)
-        if first and sitter.person:
-            with contextlib.suppress(TableError):
-                await self._commit("connected", {"seat": conn.seat})
+        # The welcome comes first (PROTOCOL.md: welcome, then updates); the seat's coming
+        # back is a change of its own, whose update follows with the next seq. So the
+        # welcome shows the table as it was at its seq: this socket not yet counted.
         welcome = {
             "type": "welcome",
             "seq": self.seq,
@@ -683,6 +728,10 @@ class Table:
             "view": self.view_json(conn.seat),
         }
         conn.send(wire.encode(welcome))
+        sitter.sockets.append(conn)
+        if first and sitter.person:
+            with contextlib.suppress(TableError):
+                await self._commit("connected", {"seat": conn.seat})
 
     async def _on_detach(self, conn: Connection) -> None:
         sitter = self.seats[conn.seat] if conn.seat < len(self.seats) else None
@@ -707,6 +756,8 @@ class Table:
         held = self.seat_of(player)
         if held is not None:
             return held
+        if self.status == Status.OVER and self.match is None:
+            raise TableError("started", "this table was closed before its match began")
         if self.status != Status.WAITING:
             raise TableError("started", "the match began without you")
         free = [n for n, s in enumerate(self.seats) if s is None]
@@ -839,6 +890,9 @@ class Table:
             raise TableError("no_hints", "hints are given only at a table against the computer")
         if self.turn != seat or self.match is None:
             raise TableError("not_your_turn", "a hint is given on your turn")
+        if (seat, action_id) in self._advising:
+            return  # a retry while the expert still thinks: the answer is on its way
+        self._advising.add((seat, action_id))
         seen = view(self.match, seat)
         seed = self.rng.getrandbits(64)
         budget = self.settings.hint_budget
@@ -846,7 +900,11 @@ class Table:
         future = loop.run_in_executor(self.executor, computers.advise, seen, seed, budget)
 
         def done(f: asyncio.Future[tuple[str, str]]) -> None:
-            if f.cancelled() or f.exception() is not None:
+            if f.cancelled():
+                return
+            if f.exception() is not None:
+                log.error("table %s: hint failed: %r", self.code, f.exception())
+                self.inbox.put_nowait(Advice(conn, action_id, "", ""))
                 return
             move, reason = f.result()
             self.inbox.put_nowait(Advice(conn, action_id, move, reason))
@@ -882,6 +940,7 @@ class Table:
             self._timer = None
         deadline = self.deadline()
         if deadline is not None:
+            deadline = max(deadline, self._retry_at)
             self._timer = self.clock.call_at(deadline, self._tick)
         turn = self.turn
         if turn is not None and self._thinking != self.turn_id:

@@ -8,13 +8,15 @@ messages are decoded with msgspec into typed structs; anything that does not dec
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated, Any, Final
+from collections.abc import Callable
+from typing import Annotated, Any, Final, TypeVar, cast
 
 import msgspec
 
-from kabes.events import Event, LeadDrawn
+from kabes.events import Event, LeadDrawn, LeaderChosen
+from kabes.moves import Play
 from kabes.results import HandResult, MatchResult
-from kabes.tiles import Tile, count
+from kabes.tiles import MAX_PIPS, Tile, count
 from kabes.views import View
 
 MAX_MESSAGE_BYTES: Final = 4096
@@ -23,12 +25,13 @@ MAX_MESSAGES_PER_SECOND: Final = 100
 """More client messages than this within one second close the socket (1008)."""
 
 ActionId = Annotated[str, msgspec.Meta(max_length=64)]
+T = TypeVar("T")
 
 
 class Hello(msgspec.Struct, tag="hello", tag_field="type"):
     """The first message on a socket: whose seat this is."""
 
-    token: Annotated[str, msgspec.Meta(max_length=256)]
+    token: Annotated[str, msgspec.Meta(max_length=1024)]
 
 
 class PlayAction(msgspec.Struct, tag="play", tag_field="type"):
@@ -138,8 +141,37 @@ def tile_text(tile: Tile) -> str:
     return str(tile)
 
 
+_PAIR_TEXT: Final = {(a, b): f"{a}-{b}" for a in range(MAX_PIPS + 1) for b in range(MAX_PIPS + 1)}
+_MOVE_TEXT: dict[tuple[int, int, str | None, int | None], str] = {}
+"""``str(play)`` by the play's parts. Every view writes every play of the hand, for every
+seat at every change, and there are only a few thousand plays even at double twelve."""
+
+
 def _laid(pairs: tuple[tuple[int, int], ...]) -> list[str]:
-    return [f"{a}-{b}" for a, b in pairs]
+    text = _PAIR_TEXT
+    return [text.get(p) or f"{p[0]}-{p[1]}" for p in pairs]
+
+
+def move_text(move: Play) -> str:
+    """A play in record notation, as ``str(move)`` writes it (remembered: a hot path)."""
+    tile = move.tile
+    key = (tile.low, tile.high, move.at, move.first)
+    text = _MOVE_TEXT.get(key)
+    if text is None:
+        if len(_MOVE_TEXT) > 100_000:
+            _MOVE_TEXT.clear()
+        text = _MOVE_TEXT[key] = str(move)
+    return text
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
+    return names
 
 
 def hand_result(result: HandResult, hands: tuple[tuple[Tile, ...], ...]) -> dict[str, Any]:
@@ -154,17 +186,39 @@ def match_result(result: MatchResult) -> dict[str, Any]:
     return result.to_json()
 
 
+def _shared(memo: dict[str, Any], name: str, source: object, build: Callable[[], T]) -> T:
+    """``build()``, or what it built from an equal ``source`` for another view in ``memo``."""
+    kept = memo.get(name)
+    if kept is not None and (kept[0] is source or kept[0] == source):
+        return cast(T, kept[1])
+    out = build()
+    memo[name] = (source, out)
+    return out
+
+
 def view_json(
-    view: View, clock: dict[str, Any] | None, pause: dict[str, Any] | None
+    view: View,
+    clock: dict[str, Any] | None,
+    pause: dict[str, Any] | None,
+    memo: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A seat's VIEW (PROTOCOL.md), with the clock and pause the table adds to it."""
+    """A seat's VIEW (PROTOCOL.md), with the clock and pause the table adds to it.
+
+    ``memo``: one dict shared by the views of one change (a view per seat), so that the parts
+    every seat is shown alike (the plays, the line, the options) are built once. A part is
+    reused only when the input it is built from equals the one it was built from, so nothing
+    of one seat's own can reach another seat's view through it."""
+    memo = {} if memo is None else memo
     last_hand = None
     if view.revealed is not None and view.last_result is not None:
-        last_hand = {
-            "result": hand_result(view.last_result, view.revealed),
-            "hands": [[str(t) for t in h] for h in view.revealed],
-        }
-    options = {f.name: getattr(view.options, f.name) for f in dataclasses.fields(view.options)}
+        revealed, last_result = view.revealed, view.last_result
+        last_hand = _shared(memo, "last_hand", (revealed, last_result), lambda: {
+            "result": hand_result(last_result, revealed),
+            "hands": [[str(t) for t in h] for h in revealed],
+        })
+    options = _shared(memo, "options", view.options, lambda: {
+        name: getattr(view.options, name) for name in _field_names(type(view.options))
+    })
     return {
         "variant": view.variant,
         "players": view.players,
@@ -176,17 +230,26 @@ def view_json(
         "stock": view.stock,
         "turn": view.turn,
         "leader": view.leader,
-        "legal": [str(m) for m in view.legal],
-        "line": None if view.line is None else _laid(view.line),
+        "legal": [move_text(m) for m in view.legal],
+        "line": (
+            None if view.line is None
+            else _shared(memo, "line", view.line, lambda: _laid(view.line or ()))
+        ),
         "ends": None if view.ends is None else list(view.ends),
-        "forced_lead": None if view.forced_lead is None else str(view.forced_lead),
+        # A forced lead is in the leader's hand until laid: only the leader's view names it.
+        "forced_lead": (
+            None if view.forced_lead is None or view.seat != view.leader
+            else str(view.forced_lead)
+        ),
         "engine": None if view.engine is None else str(view.engine),
-        "trains": [
+        "trains": _shared(memo, "trains", view.trains, lambda: [
             {"owner": t.owner, "tiles": _laid(t.laid), "end": t.end, "marked": t.marked}
             for t in view.trains
-        ],
+        ]),
         "open_double": view.open_double,
-        "played": [[seat, str(move)] for seat, move in view.played],
+        "played": _shared(memo, "played", view.played, lambda: [
+            [seat, move_text(move)] for seat, move in view.played
+        ]),
         "passes": [[seat, list(numbers)] for seat, numbers in view.passes],
         "draws": list(view.draws),
         "voids": [sorted(v) for v in view.voids],
@@ -205,10 +268,17 @@ def view_json(
 def event_json(event: Event) -> dict[str, Any]:
     """An engine event as the wire shows it. The tiles turned for plaza's draw for the lead
     are left out: they go back into the set before the deal, so they name no hidden tile's
-    place, but a client has no use for them and a strict leak check would see them."""
+    place, but a client has no use for them and a strict leak check would see them. A forced
+    lead is not named either (``forced`` is true or false): it is in the leader's hand."""
     out: dict[str, Any] = {"kind": event.kind}
     if isinstance(event, LeadDrawn):
         out["leader"] = event.leader
+        return out
+    if isinstance(event, LeaderChosen):
+        # The forced tile stays in the leader's hand until it is laid (guarantee 1): the
+        # event says who leads and whether the lead is forced; the leader's view names it.
+        out["seat"] = event.seat
+        out["forced"] = event.forced is not None
         return out
     hands: tuple[tuple[Tile, ...], ...] = ()
     for f in dataclasses.fields(event):
