@@ -15,6 +15,7 @@ from harness import Server, Socket, running, sqlite_url
 
 from kabes.records import replay
 from kabes.server import wire
+from kabes.server.clock import FakeClock
 from kabes.server.table import Settings
 
 _ids = itertools.count()
@@ -467,3 +468,39 @@ async def test_a_computer_seat_waits_the_computer_delay_before_moving(tmp_path: 
         await server.advance(0.5)
         moved = await sock.until("update", seq=now["seq"] + 1)
         assert moved["view"]["played"][-1][0] == 1
+
+
+async def test_after_a_restart_a_person_keeps_the_normal_clock_until_back_or_a_turn_ended(
+    tmp_path: Path,
+) -> None:
+    """The restart forced everyone off: a person who has not reconnected yet is not on the
+    away clock at their first turn after it, only from their next turn on."""
+    fake = FakeClock()  # the same clock carries over the restart
+    url = sqlite_url(tmp_path)
+    slow = Settings(computer_delay=5.0, expert_budget=0.02)
+    async with running(url, slow, fake) as first:
+        _, token = await first.guest()
+        code = (await first.open_table(
+            token, variant="haitian", players=2, computers={"1": "casual"}
+        ))["code"]
+        sock, _ = await first.connect(code, token)
+        sock.send({"type": "start", "id": "s"})
+        await sock.until("ack", id="s")
+        table = first.hub.tables[code]
+        for n in itertools.count():  # play until the computer is to move, then stop
+            if table.turn == 1:
+                break
+            sock.send({"type": "play", "id": f"p{n}", "move": table.view_json(0)["legal"][0]})
+            await sock.until("ack", id=f"p{n}")
+    async with running(url, Settings(computer_delay=0.0, expert_budget=0.02), fake) as second:
+        table = second.hub.tables[code]
+        await second.advance(0)
+        assert table.turn == 0, "the computer moved after the restart"
+        assert not table.away(0)
+        assert table.deadline() == table.turn_start + 45
+        await second.advance(45)  # the person never came back: their turn runs out at 45 s
+        while table.turn == 1:
+            await second.advance(0)
+        if table.turn == 0:
+            assert table.away(0)
+            assert table.deadline() == table.turn_start + 5

@@ -6,8 +6,11 @@ a seed, so a worker keeps nothing between tables.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from random import Random
@@ -15,6 +18,8 @@ from random import Random
 from kabes.ai import make_player
 from kabes.ai.expert import Expert
 from kabes.views import View
+
+PR_SET_PDEATHSIG = 1
 
 
 def think(level: str, view: View, seed: int, budget: float) -> tuple[str, float]:
@@ -35,11 +40,27 @@ def warm() -> int:
     return os.getpid()
 
 
+def die_with_parent() -> None:
+    """Ask Linux to kill this worker when the server dies (even by SIGKILL), so no orphaned
+    worker outlives it; elsewhere, nothing."""
+    if sys.platform != "linux":
+        return
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except OSError:
+        pass
+    if os.getppid() == 1:  # the server died before the call above
+        os._exit(1)
+
+
 def worker_pool(size: int | None = None) -> ProcessPoolExecutor:
     """Worker processes for computer seats, one per core unless told otherwise. Spawned, not
     forked: the server process has threads (the store's) that a fork would copy mid-flight."""
     workers = size or os.cpu_count() or 1
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent
+    )
 
 
 def warm_up(pool: Executor, size: int) -> None:

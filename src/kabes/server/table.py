@@ -127,6 +127,9 @@ class Seat:
     """The seq at which this person sat down (arrival order, for handing on the host)."""
     left: bool = False
     away_since: float | None = None
+    restarted: bool = False
+    """Since a restart, this person has neither come back nor ended a turn: the restart
+    forced them off, so they keep the normal clock until one of those happens."""
     """When this person last lost every socket (None while connected; computers: None)."""
     sockets: list[Connection] = field(default_factory=list)
 
@@ -237,8 +240,6 @@ class Table:
         self.turn_id = 0
         self.turn_start = 0.0
         self.turn_budget = 0.0
-        self.grace = False
-        """After a restart: the turn in progress runs on the normal clock, away or not."""
         self.pause_start = 0.0
         self.pause_budget = 0.0
         self.answers: dict[int, OrderedDict[str, dict[str, Any]]] = {}
@@ -283,8 +284,7 @@ class Table:
         elif kind == "connected":
             sitter = self._seat(data["seat"])
             sitter.away_since = None
-            if data["seat"] == self.turn:
-                self.grace = False
+            sitter.restarted = False
             news.append({"kind": "connected", "seat": data["seat"]})
         elif kind == "disconnected":
             self._seat(data["seat"]).away_since = at
@@ -317,6 +317,7 @@ class Table:
             top = self.match.rules.top
             move = TIMEOUT if data["move"] == "timeout" else parse_move(data["move"], top)
             events += self.match.apply(seat, move)
+            self._seat(seat).restarted = False  # its first turn since a restart is over
             self._after_move(at)
         elif kind == "finish":
             assert self.match is not None
@@ -331,10 +332,10 @@ class Table:
             self.turn_budget = data["remaining_ms"] / 1000
             self.pause_start = at
             self.pause_budget = data["pause_ms"] / 1000
-            self.grace = True
             for someone in self.seats:
                 if someone is not None and someone.person:
-                    someone.away_since = at
+                    someone.away_since = someone.away_since if someone.left else at
+                    someone.restarted = not someone.left
         else:
             raise ValueError(f"table {self.code}: unknown log entry {kind!r}")
         self.seq = entry.seq
@@ -355,13 +356,11 @@ class Table:
         self.turn_id += 1
         self.turn_start = at
         self.turn_budget = self.settings.turn_seconds
-        self.grace = False
         return events
 
     def _after_move(self, at: float) -> None:
         assert self.match is not None
         self.turn_id += 1
-        self.grace = False
         if self.match.over:
             self.status = Status.OVER
         elif not self.match.hand_in_progress:
@@ -400,7 +399,10 @@ class Table:
     def away(self, seat: int) -> bool:
         """Whether ``seat`` is on the short clock: a person with no socket (or who left)."""
         sitter = self.seats[seat]
-        return sitter is not None and sitter.person and sitter.away_since is not None
+        return (
+            sitter is not None and sitter.person and sitter.away_since is not None
+            and not sitter.restarted
+        )
 
     def deadline(self) -> float | None:
         """When the running clock (the turn's, or the pause's) runs out, if one runs."""
@@ -408,7 +410,7 @@ class Table:
         if turn is not None:
             end = self.turn_start + self.turn_budget
             sitter = self.seats[turn]
-            if not self.grace and sitter is not None and sitter.away_since is not None:
+            if sitter is not None and sitter.away_since is not None and self.away(turn):
                 went = max(self.turn_start, sitter.away_since)
                 end = min(end, went + self.settings.away_seconds)
             return end
@@ -455,7 +457,7 @@ class Table:
         deadline = self.deadline()
         turn = self.turn
         if turn is not None and deadline is not None:
-            away = self.away(turn) and not self.grace
+            away = self.away(turn)
             total = self.turn_budget
             if away:
                 total = min(total, self.settings.away_seconds)
@@ -618,7 +620,7 @@ class Table:
         for entry in entries:
             fresh.apply(entry)
         for name in ("variant", "players", "options", "seats", "host", "status", "match", "seq",
-                     "turn_id", "turn_start", "turn_budget", "grace", "pause_start",
+                     "turn_id", "turn_start", "turn_budget", "pause_start",
                      "pause_budget"):
             setattr(self, name, getattr(fresh, name))
         for number, conns in sockets.items():
