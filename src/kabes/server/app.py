@@ -27,6 +27,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
@@ -39,7 +40,7 @@ from kabes.server import wire
 from kabes.server.clock import Clock, RealClock
 from kabes.server.hub import Hub
 from kabes.server.metrics import Metrics
-from kabes.server.store import Store
+from kabes.server.store import Store, StoreError
 from kabes.server.table import Attach, ClientAction, Detach, Join, Settings, Table, TableError
 
 log = logging.getLogger("kabes.app")
@@ -66,6 +67,8 @@ STATUS_OF = {
     "bad_variant": 422, "bad_options": 422, "bad_level": 422, "people_only": 422,
     "table_full": 409, "started": 409, "not_found": 404, "unavailable": 503,
 }
+STORE_DOWN = (StoreError, SQLAlchemyError, ConnectionError, TimeoutError)
+"""What a request meets when the database cannot be reached: answered ``unavailable``."""
 
 
 @dataclass
@@ -140,6 +143,9 @@ def _errors(app: FastAPI) -> None:
         status = STATUS_OF.get(err.code, 409)
         return JSONResponse({"code": err.code, "message": err.message}, status_code=status)
 
+    for kind in STORE_DOWN:
+        app.add_exception_handler(kind, _store_down)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, err: RequestValidationError) -> JSONResponse:
         return JSONResponse({"code": "bad_message", "message": str(err.errors()[:1])},
@@ -150,6 +156,12 @@ def _errors(app: FastAPI) -> None:
         code = "not_found" if err.status_code == 404 else "bad_message"
         return JSONResponse({"code": code, "message": str(err.detail)},
                             status_code=err.status_code)
+
+
+async def _store_down(_: Request, err: Exception) -> JSONResponse:
+    log.warning("store unreachable: %r", err)
+    return JSONResponse({"code": "unavailable", "message": "the store cannot be reached; try "
+                         "again"}, status_code=503)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -419,13 +431,20 @@ def _socket(app: FastAPI, services: Services) -> None:
 async def _hello(
     sock: Socket, hello: wire.Hello, code: str, store: Store, hub: Hub
 ) -> Table | None:
-    """Seat the socket, or refuse it (closed with 4401, or 4404 for no such table)."""
-    found = await store.player_by_token(hello.token)
+    """Seat the socket, or refuse it (closed with 4401, or 4404 for no such table; 1013,
+    try again later, if the store cannot be reached)."""
+    try:
+        found = await store.player_by_token(hello.token)
+        table = None if found is None else await hub.get(code.upper())
+    except STORE_DOWN as err:
+        log.warning("store unreachable at hello: %r", err)
+        sock.send(wire.encode(wire.error(None, "unavailable", "the store cannot be reached")))
+        sock.close(1013)
+        return None
     if found is None:
         sock.send(wire.encode(wire.error(None, "bad_token", "this token is unknown")))
         sock.close(4401)
         return None
-    table = await hub.get(code.upper())
     if table is None:
         sock.send(wire.encode(wire.error(None, "not_found", f"no table {code!r}")))
         sock.close(4404)
