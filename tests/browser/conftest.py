@@ -28,7 +28,12 @@ SHOTS = ROOT / "tests" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
+UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+"""CI must run every browser test: there, a missing browser is a failure, not a skip."""
+
 if not Path(CHROMIUM).exists():
+    if UNDER_CI:
+        raise RuntimeError(f"CI must run the browser tests, but there is no Chromium at {CHROMIUM}")
     pytest.skip(
         f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install chromium)",
         allow_module_level=True,
@@ -113,12 +118,20 @@ def js_errors() -> Errors:
 def new_page(browser: Any, js_errors: Errors) -> Iterator[Any]:
     contexts: list[Any] = []
 
-    def make(viewport: dict[str, int] = PHONE, locale: str = "en-US", **kw: Any) -> Any:
-        ctx = browser.new_context(viewport=viewport, locale=locale, **kw)
-        contexts.append(ctx)
+    def make(
+        viewport: dict[str, int] = PHONE, locale: str = "en-US", ctx: Any = None, **kw: Any
+    ) -> Any:
+        """A page in a new browser context (a new person), or another tab of `ctx`."""
+        if ctx is None:
+            ctx = browser.new_context(viewport=viewport, locale=locale, **kw)
+            contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: js_errors.append(str(e)))
         page.on("console", lambda m: js_errors.append(m.text) if m.type == "error" else None)
+        page.on(
+            "console",
+            lambda m: js_errors.append(m.text) if "missing translation" in m.text else None,
+        )
         page.set_default_timeout(20000)
         return page
 

@@ -39,10 +39,22 @@ def drag_play(page: Any) -> str:
     return key
 
 
-def wait_played(page: Any, before: int) -> None:
-    """Wait until the hand holds fewer than `before` tiles, or the hand has ended."""
-    page.wait_for_function(
-        "n => document.querySelectorAll('[data-tile]').length < n"
-        " || document.querySelector('.results')",
-        arg=before,
-    )
+def wait_played(page: Any, before: int, key: str | None = None) -> None:
+    """Wait until the tile `key` has left the hand (else: until the hand holds fewer than
+    `before` tiles), or the hand has ended. In draw games the count can come back up, when
+    the table draws for this seat before the page looks."""
+    try:
+        page.wait_for_function(
+            '([n, key]) => (key ? !document.querySelector(`[data-tile="${key}"]`)'
+            " : document.querySelectorAll('[data-tile]').length < n)"
+            " || document.querySelector('.results')",
+            arg=[before, key],
+        )
+    except Exception as e:
+        state = page.evaluate(
+            "[document.activeElement.outerHTML.slice(0, 160),"
+            " document.querySelector('.status')?.textContent,"
+            " document.querySelectorAll('[data-place]').length,"
+            " document.querySelectorAll('[data-tile]').length]"
+        )
+        raise AssertionError(f"nothing was played: {state}") from e

@@ -90,6 +90,12 @@ def play_until(
 
 def state(match: Match, seat: int = 0, clock_ms: int = 31000) -> dict[str, Any]:
     v = view(match, seat)
-    clock = None if v.turn is None else {"seat": v.turn, "remaining_ms": clock_ms, "away": False}
-    pause = None if match.hand_in_progress or match.over else {"remaining_ms": 24000}
+    clock = (
+        None
+        if v.turn is None
+        else {"seat": v.turn, "remaining_ms": clock_ms, "away": False, "total_ms": 45000}
+    )
+    pause = (
+        None if match.hand_in_progress or match.over else {"remaining_ms": 24000, "total_ms": 30000}
+    )
     return view_json(v, clock, pause)

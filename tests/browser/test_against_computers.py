@@ -40,9 +40,9 @@ def test_haitian_against_three_computers_by_dragging(
                 page.click("[data-action=memory]")
                 assert page.locator(".memory").count() == 1
                 shot(page, "haitian-vs-computers-hint")
-            drag_play(page)
+            key = drag_play(page)
             played += 1
-            wait_played(page, before)
+            wait_played(page, before, key)
         else:
             page.wait_for_timeout(100)
         marks = page.locator("[data-tile]").evaluate_all(

@@ -63,8 +63,7 @@ def test_four_people_play_a_partnership_match_by_link(
         for page in pages:
             if my_turn(page):
                 before = page.locator("[data-tile]").count()
-                tap_play(page)
-                wait_played(page, before)
+                wait_played(page, before, tap_play(page))
                 moved = True
                 break
         if not moved:

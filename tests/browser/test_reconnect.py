@@ -1,45 +1,187 @@
-"""A dropped connection mid-hand: the page says it is reconnecting, comes back by itself
-when the network returns, shows the same state, and play goes on."""
+"""The connection: a dropped connection mid-hand (the page says it is reconnecting, comes
+back by itself when the network returns, shows the same state, and play goes on); a second
+tab of the same seat works alongside the first; and how long a phone takes to show a table
+(first load, a load with the app cached, a reconnect) and how much it downloads, written to
+tests/screenshots/timings.json and printed (pytest -s)."""
 
 from __future__ import annotations
 
+import json
+import time
+import urllib.request
 from typing import Any
 
-from play import my_turn, tap_play, wait_played
+from play import PLAYABLE, my_turn, tap_play, wait_played
 
-from conftest import register, shot
+from conftest import PHONE, SHOTS, register, shot
+
+
+def hand(page: Any) -> list[str]:
+    return list(page.locator("[data-tile]").evaluate_all("els => els.map(e => e.dataset.tile)"))
+
+
+def versus_computer(page: Any, base: str, name: str) -> None:
+    register(page, base, name)
+    page.select_option("#variant", "haitian")
+    page.locator("label.seg", has_text="2").click()
+    page.click("[data-action=play-computer]")
+    page.wait_for_selector("[data-tile]")
+    page.wait_for_function("document.querySelector('.status.mine')")
 
 
 def test_dropped_connection_comes_back_to_the_same_hand(
     server: str, new_page: Any, js_errors: list[str]
 ) -> None:
     page = new_page()
-    register(page, server, "Sam")
-    page.select_option("#variant", "haitian")
-    page.locator("label.seg", has_text="2").click()
-    page.click("[data-action=play-computer]")
-    page.wait_for_selector("[data-tile]")
-    page.wait_for_function("document.querySelector('.status.mine')")
-    before = page.locator("[data-tile]").evaluate_all("els => els.map(e => e.dataset.tile)")
-    line = (
-        page.locator(".board svg.line").get_attribute("aria-label")
-        if page.locator(".board svg.line").count()
-        else None
-    )
+    versus_computer(page, server, "Sam")
+    before = hand(page)
+    line = page.locator(".board svg.line")
+    label = line.get_attribute("aria-label") if line.count() else None
 
     page.context.set_offline(True)
     page.wait_for_selector(".conn-banner")
     shot(page, "reconnecting")
     page.context.set_offline(False)
     page.wait_for_selector(".conn-banner", state="detached", timeout=20000)
-    after = page.locator("[data-tile]").evaluate_all("els => els.map(e => e.dataset.tile)")
-    assert after == before
-    if line is not None:
-        assert page.locator(".board svg.line").get_attribute("aria-label") == line
+    assert hand(page) == before
+    if label is not None:
+        assert page.locator(".board svg.line").get_attribute("aria-label") == label
     assert my_turn(page)
-    count = len(after)
-    tap_play(page)
-    wait_played(page, count)
+    wait_played(page, len(before), tap_play(page))
     assert not [
         e for e in js_errors if "WebSocket" not in e and "ERR_INTERNET_DISCONNECTED" not in e
     ]
+
+
+def test_a_second_tab_of_the_same_seat(server: str, new_page: Any, js_errors: list[str]) -> None:
+    first = new_page()
+    versus_computer(first, server, "Deux")
+    second = new_page(ctx=first.context)  # same device, same guest token, same seat
+    second.goto(first.url)
+    second.wait_for_selector("[data-tile]")
+    second.wait_for_function("document.querySelector('.status.mine')")
+    assert hand(second) == hand(first)
+    # A tile played in the second tab leaves the hand in both.
+    key = tap_play(second)
+    for page in (first, second):
+        wait_played(page, 99, key)
+    # And the first tab plays on as well; the second follows.
+    deadline = time.monotonic() + 30
+    while not (my_turn(first) or first.locator(".results").count()):
+        assert time.monotonic() < deadline
+        first.wait_for_timeout(50)
+    if not first.locator(".results").count():
+        key = tap_play(first)
+        for page in (first, second):
+            wait_played(page, 99, key)
+        first.wait_for_timeout(300)
+        assert hand(first) == hand(second)
+    assert first.locator(".conn-banner").count() == 0
+    assert second.locator(".conn-banner").count() == 0
+    assert not js_errors
+
+
+def api(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
+    request = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"}
+        | ({"Authorization": f"Bearer {token}"} if token else {}),
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+class Meter:
+    """Bytes over the wire (compressed, headers included) seen by Chromium for one page."""
+
+    def __init__(self, page: Any) -> None:
+        self.bytes = 0
+        self.files = 0
+        self.ws = 0
+        self.cdp = page.context.new_cdp_session(page)
+        self.cdp.send("Network.enable")
+        self.cdp.on("Network.loadingFinished", self.finished)
+        page.on("websocket", lambda ws: ws.on("framereceived", self.frame))
+
+    def finished(self, event: dict[str, Any]) -> None:
+        self.bytes += int(event["encodedDataLength"])
+        self.files += 1
+
+    def frame(self, payload: Any) -> None:
+        self.ws += len(payload if isinstance(payload, bytes) else payload.encode())
+
+    def reset(self) -> None:
+        self.bytes = self.files = self.ws = 0
+
+
+def show_table(page: Any, url: str) -> float:
+    """Opens url; milliseconds from the navigation's start to the hand drawn."""
+    page.goto(url, wait_until="commit")
+    page.wait_for_selector("[data-tile]")
+    return float(page.evaluate("performance.now()"))
+
+
+def test_how_long_a_phone_takes_to_show_a_table(browser: Any, server: str) -> None:
+    figures: dict[str, Any] = {}
+    guest = api(server, "/api/guests", {"name": "Chrono"})
+    who = {"player": guest["player"], "name": guest["name"], "token": guest["token"]}
+    for network in ("local", "4g"):
+        table = api(
+            server,
+            "/api/tables",
+            {
+                "variant": "haitian",
+                "players": 4,
+                "computers": {"1": "casual", "2": "casual", "3": "casual"},
+            },
+            guest["token"],
+        )
+        url = f"{server}/t/{table['code']}"
+        ctx = browser.new_context(
+            viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, locale="en-US"
+        )
+        ctx.add_init_script(
+            f"localStorage.setItem('kabes.identity', {json.dumps(json.dumps(who))});"
+        )
+        page = ctx.new_page()
+        meter = Meter(page)
+        if network == "4g":  # a phone on a middling mobile network, with a slower CPU
+            meter.cdp.send(
+                "Network.emulateNetworkConditions",
+                {
+                    "offline": False,
+                    "latency": 150,
+                    "downloadThroughput": 9_000_000 / 8,
+                    "uploadThroughput": 1_500_000 / 8,
+                },
+            )
+            meter.cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        first = show_table(page, url)
+        figures[f"{network}: first load, ms to the hand drawn"] = round(first)
+        figures[f"{network}: first load, KB over the wire"] = round(meter.bytes / 1024, 1)
+        figures[f"{network}: first load, requests"] = meter.files
+        page.wait_for_timeout(1500)  # the service worker caches the shell meanwhile
+        meter.reset()
+        again = show_table(page, url)
+        # (the service worker's own fetches are neither counted nor throttled by DevTools)
+        figures[f"{network}: load again, service worker installed, ms"] = round(again)
+        figures[f"{network}: socket messages of that load, KB"] = round(meter.ws / 1024, 1)
+        page.wait_for_timeout(300)
+        ctx.set_offline(True)
+        page.wait_for_selector(".conn-banner")
+        start = time.monotonic()
+        ctx.set_offline(False)
+        page.wait_for_selector(".conn-banner", state="detached", timeout=20000)
+        page.wait_for_selector(PLAYABLE + ", [data-tile]")
+        figures[f"{network}: reconnect, ms from the network's return"] = round(
+            (time.monotonic() - start) * 1000
+        )
+        ctx.close()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (SHOTS / "timings.json").write_text(json.dumps(figures, indent=1) + "\n")
+    print("\n" + "\n".join(f"  {k}: {v}" for k, v in figures.items()))
+    assert figures["local: first load, ms to the hand drawn"] < 5000
+    assert figures["local: first load, KB over the wire"] < 250
+    assert figures["local: reconnect, ms from the network's return"] < 5000

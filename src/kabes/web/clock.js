@@ -1,7 +1,8 @@
 // clock.js — countdowns drawn from the server's remaining_ms. Ring(): an SVG ring that
 // drains and the seconds left inside it; set({remaining_ms, total_ms}) restarts it from the
 // time of the message, set(null) hides it. Countdown(el, fmt) writes a text every second
-// (the pause between hands). Both stop themselves when their element leaves the page.
+// (the pause between hands), with a bar draining over the pause's total_ms. Both stop
+// themselves when their element leaves the page.
 
 import { h, svg } from "./dom.js";
 
@@ -55,13 +56,15 @@ export class Countdown {
     this.interval = null;
   }
 
-  set(remainingMs) {
+  /** bar: an element whose width shows the share of totalMs left (the server's total_ms). */
+  set(remainingMs, totalMs = null, bar = null) {
     clearInterval(this.interval);
     if (remainingMs === null || remainingMs === undefined) {
       this.el.textContent = "";
       return;
     }
     const deadline = performance.now() + remainingMs;
+    const total = Math.max(totalMs || remainingMs, remainingMs, 1);
     let mounted = false;
     const tick = () => {
       if (this.el.isConnected) mounted = true;
@@ -69,7 +72,9 @@ export class Countdown {
         clearInterval(this.interval);
         return;
       }
-      this.el.textContent = this.format(Math.ceil(Math.max(0, deadline - performance.now()) / 1000));
+      const left = Math.max(0, deadline - performance.now());
+      this.el.textContent = this.format(Math.ceil(left / 1000));
+      if (bar) bar.style.width = `${((100 * left) / total).toFixed(1)}%`;
     };
     tick();
     this.interval = setInterval(tick, 500);

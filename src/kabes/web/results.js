@@ -53,8 +53,12 @@ export function resultsPanel(view, table, opts) {
         r.points.map((p, party) => `${partyName(view, table, party)} +${p}`).join(" · ")));
     }
   }
-  const scores = (over ? view.result.scores : view.scores).map((s, p) => `${partyName(view, table, p)} ${s}`).join(" · ");
-  panel.append(h("p", { class: "totals num" }, `${penalties(view) ? t("score.penalties") : t("score.points")}: ${scores}`));
+  const scores = (over ? view.result.scores : view.scores).map((s, p) =>
+    h("li", { class: `total${p === (view.teams ? view.seat % 2 : view.seat) ? " mine" : ""}` },
+      h("span", { class: "total-name" }, partyName(view, table, p)), " ", h("strong", { class: "num" }, String(s))));
+  panel.append(h("div", { class: "totals" },
+    h("h3", { class: "totals-title" }, penalties(view) ? t("score.penalties") : t("score.points")),
+    h("ul", { class: "total-list" }, scores)));
 
   const buttons = h("div", { class: "actions" });
   if (over) {
@@ -73,8 +77,10 @@ export function resultsPanel(view, table, opts) {
     );
   } else {
     const pause = h("p", { class: "pause", role: "timer" });
-    new Countdown(pause, (s) => t("end.next_in", { s })).set(view.pause?.remaining_ms ?? null);
+    const fill = h("span", { class: "pause-fill" });
+    new Countdown(pause, (s) => t("end.next_in", { s })).set(view.pause?.remaining_ms ?? null, view.pause?.total_ms, fill);
     panel.append(pause);
+    if (view.pause) panel.append(h("div", { class: "pause-bar", "aria-hidden": "true" }, fill));
     if (opts.isHost) {
       buttons.append(h("button", { type: "button", class: "primary", "data-action": "next-hand", onclick: opts.onNextHand }, t("action.next_hand")));
       if (view.options?.open_ended) {

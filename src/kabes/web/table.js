@@ -236,6 +236,8 @@ class TableController {
 
   play(key, move) {
     if (this.busy) return;
+    // Played from the keyboard: once the hand is drawn again, focus goes back to it.
+    this.refocus = !!document.activeElement?.closest?.("[data-tile], [data-place]");
     const target = this.root.querySelector(`[data-move="${CSS.escape(move)}"]`) || this.board;
     this.animate(key, target);
     this.selected = null;
@@ -444,6 +446,7 @@ class TableController {
     if (!this.board || !this.view || this.hand?.dragging && !this.selected) return;
     const v = this.view;
     const places = this.places();
+    const focusedPlace = document.activeElement?.dataset?.place;
     const opts = {
       places,
       onPlace: (move) => this.play(this.selected, move),
@@ -456,6 +459,7 @@ class TableController {
       buttons = renderLine(this.board, v.line, { ...opts, cross: v.variant !== "partnership", played: v.played });
     }
     for (const b of buttons) b.addEventListener("keydown", (e) => this.placeKey(e, buttons));
+    if (focusedPlace) buttons.find((b) => b.dataset.place === focusedPlace)?.focus({ preventScroll: true });
     if (v.variant === "mexican-train" && places.length) buttons[0]?.scrollIntoView({ block: "nearest" });
   }
 
@@ -487,6 +491,10 @@ class TableController {
       colored: this.view.variant === "mexican-train",
       myTurn: this.myTurn,
     });
+    if (this.refocus && !this.busy && !this.root.contains(document.activeElement)) {
+      this.refocus = false;
+      this.hand.focusTile(this.hand.focusKey);
+    }
   }
 
   renderTools() {

@@ -50,10 +50,16 @@ export function seatOrder(view) {
   return Array.from({ length: n - 1 }, (_, k) => next(k + 1));
 }
 
+/** The numbers a seat passed on, latest last: "2/4 · 3". A hand of the line games has a few
+ * passes: the last three are shown (after "…" when there were more). Mexican Train can have
+ * dozens, where only the latest is news (the memory aid keeps the rest): it shows that one. */
 export function passesText(view, seat) {
   const mine = (view.passes || []).filter(([s]) => s === seat).map(([, numbers]) => numbers);
   if (!mine.length) return null;
-  return mine.map((numbers) => [...new Set(numbers)].sort((a, b) => a - b).join("/")).join(" · ");
+  const trains = view.variant === "mexican-train";
+  const keep = trains ? 1 : 3;
+  const shown = mine.slice(-keep).map((numbers) => [...new Set(numbers)].sort((a, b) => a - b).join("/"));
+  return (mine.length > keep && !trains ? "… " : "") + shown.join(" · ");
 }
 
 export function seatChip(view, table, seat) {
@@ -78,10 +84,9 @@ export function seatChip(view, table, seat) {
     drew ? t("seat.drew", { n: drew }) : null,
   ].filter(Boolean).join(", ");
   return h("div", { class: `seat${turn ? " turn" : ""}${away ? " away" : ""}`, "data-seat": seat, role: "group", "aria-label": label },
-    h("div", { class: "seat-top" },
-      h("span", { class: `dot${away ? " off" : ""}`, "aria-hidden": "true" }),
-      h("span", { class: "seat-name" }, seatName(table, seat, view.seat))),
+    h("div", { class: "seat-top" }, h("span", { class: "seat-name" }, seatName(table, seat, view.seat))),
     h("div", { class: "seat-meta", "aria-hidden": "true" },
+      h("span", { class: `dot${away ? " off" : ""}` }),
       h("span", { class: "count num" }, backIcon(), ` ${count}`),
       score !== null && score !== undefined ? h("span", { class: "seat-score num" }, t("seat.score", { n: score })) : null,
       wa ? crown() : null,

@@ -3,6 +3,7 @@
 // owner's name, the marker as a small train token, and its tiles from the engine outwards,
 // wrapping onto more lines when long. The open double pulses. When a tile is chosen, each
 // train it may go on gets a place button with data-place = the owner's seat or "M".
+// Each row carries data-train (the place), data-end (its open number) and data-marked.
 
 import { clear, h, svg } from "./dom.js";
 import { drawTile, parseTile } from "./tiles.js";
@@ -57,7 +58,10 @@ export function renderTrains(board, view, opts) {
     const mine = train.owner === view.seat;
     const name = train.owner === null ? t("train.public") : mine ? t("train.mine") : t("train.of", { name: opts.names[train.owner] });
     const open = view.open_double === place;
-    const row = h("div", { class: `train${mine ? " mine" : ""}${open ? " open" : ""}`, "data-train": place });
+    const row = h("div", {
+      class: `train${mine ? " mine" : ""}${open ? " open" : ""}`,
+      "data-train": place, "data-end": train.end, "data-marked": train.marked ? "true" : "false",
+    });
     const head = h("div", { class: "train-head" },
       h("span", { class: "train-name" }, name),
       train.marked ? h("span", { class: "train-marked" }, markerIcon(), h("span", { class: "sr-only" }, t("train.marked"))) : null,
