@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SEATINGS
+from deals import SEATINGS
 from kabes.ai import LEVELS, Expert, fastline, make_player
 from kabes.ai.casual import Casual
 from kabes.ai.skilled import Skilled, longest_train

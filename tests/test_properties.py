@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SEATINGS
+from deals import SEATINGS
 from kabes.errors import IllegalMove, NotYourTurn
 from kabes.events import Drew, Event, LeadDrawn, MarkerChanged, Passed, Played
 from kabes.line_hand import LineHand

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import (
+from deals import (
     BLOCK_SCRIPT,
     DRAWS,
     KABES_2P,

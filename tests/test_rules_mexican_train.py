@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import of_type, play, start, tiles
+from deals import of_type, play, start, tiles
 from kabes.errors import BadOptions, BadRecord, IllegalMove
 from kabes.events import Drew, EngineSet, HandEnded, HandStarted, MarkerChanged, Passed, Played
 from kabes.match import Match
-from kabes.moves import TIMEOUT
+from kabes.moves import TIMEOUT, parse_move
 from kabes.results import Ending
 from kabes.tiles import Tile, count, full_set
 
@@ -390,3 +390,15 @@ def test_mexican_train_round_with_the_wrong_double_is_not_the_engine():
     rest = others[28:]
     events = match.start_hand([seat0, seat1], rest)
     assert of_type(events, EngineSet) == [EngineSet(0, Tile.of(11, 11))]
+
+
+def test_a_tile_sent_to_a_line_end_is_refused_naming_the_trains() -> None:
+    """Mexican Train has trains, not ends: ``@L``/``@R`` is refused with a reason."""
+    match = Match("mexican-train", 2)
+    match.deal_hand()
+    hand = match.hand
+    assert hand is not None and hand.turn is not None
+    tile = hand.hands[hand.turn][0]
+    for end in ("L", "R"):
+        with pytest.raises(IllegalMove, match="goes on a train"):
+            match.apply(None, parse_move(f"{tile}@{end}", 12))

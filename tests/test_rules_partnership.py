@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import (
+from deals import (
     BLOCK_SCRIPT,
     KABES_4P,
     KABES_4P_SCRIPT,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SEATINGS
+from deals import SEATINGS
 from kabes.errors import BadOptions
 from kabes.events import Dealt, Drew
 from kabes.match import Match

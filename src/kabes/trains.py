@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from kabes.errors import IllegalMove, MatchOver
 from kabes.events import Drew, DrewCount, EngineSet, Event, MarkerChanged, Passed, Played
-from kabes.moves import PUBLIC, Move, Play, Timeout
+from kabes.moves import LEFT, PUBLIC, RIGHT, Move, Play, Timeout
 from kabes.results import Ending, HandEnd
 from kabes.tiles import Tile
 
@@ -258,6 +258,8 @@ class TrainHand:
     def _why_not(self, seat: int, tile: Tile, at: str) -> str:
         if at == PUBLIC and self.public is None:
             return "this table plays without a public train"
+        if at in (LEFT, RIGHT):
+            return f"in Mexican Train a tile goes on a train (a seat number or M), not on {at}"
         if at != PUBLIC and int(at) >= self.players:
             return f"there is no train {at}: seats go from 0 to {self.players - 1}"
         if at not in self.places(seat):

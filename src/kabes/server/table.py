@@ -523,6 +523,12 @@ class Table:
                 raise
             except Exception:
                 log.exception("table %s: failed on %s", self.code, type(item).__name__)
+                # Whatever failed may have left the state half-changed: rebuild it from the
+                # store before the next item, and answer the asker rather than leave it waiting.
+                self._stale = True
+                if isinstance(item, ClientAction):
+                    failed = wire.error(item.action.id, "unavailable", "the server failed on that")
+                    item.conn.send(wire.encode(failed))
                 if isinstance(item, Join) and not item.reply.done():
                     item.reply.set_exception(TableError("unavailable", "the table failed"))
                 if isinstance(item, Call) and not item.reply.done():

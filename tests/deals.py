@@ -1,4 +1,4 @@
-"""Shared helpers for the rule tests: crafted deals, scripted play, whole hands.
+"""Helpers for the rule tests (imported as `deals`): crafted deals, scripted play, whole hands.
 
 A deal is written as one string of tiles per seat (``"6-6 6-5 0-0"``); the stock is the rest
 of the set, with the tiles named in ``stock`` drawn first and every other tile after them in
