@@ -194,9 +194,11 @@ def progress_reporter(
             console=console,
         )
         task = bar.add_task(variant, total=matches)
-        bar.start()
 
         def update(done: int) -> None:
+            # Started at the first match done, so a refused setup leaves no live bar behind.
+            if not bar.live.is_started:
+                bar.start()
             bar.update(task, completed=done)
             if done >= matches:
                 bar.stop()

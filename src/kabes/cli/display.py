@@ -49,7 +49,8 @@ def scores_line(view: View, names: Names | None = None) -> Text:
     """Every party's score and the target: "You 0 · Skilled 1 10 · to 100"."""
     names = names or Names(view.players, view.teams, view.seat)
     penalty = get_rules(view.variant).penalties(view.players)
-    parts = [f"{names.party(p)} {score}" for p, score in enumerate(view.scores)]
+    colon = ":" if view.teams else ""
+    parts = [f"{names.party(p)}{colon} {score}" for p, score in enumerate(view.scores)]
     label = "Penalties" if penalty else "Scores"
     aim = goal(view)
     return Text(f"{label}: " + " · ".join(parts + ([aim] if aim else [])), style="cyan")
