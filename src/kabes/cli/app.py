@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import json
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from kabes.ai import DEFAULT_BUDGET
@@ -96,9 +105,7 @@ def simulate(
             budget,
             seed,
         )
-        with Progress(console=err_console, transient=True) as bar:
-            task = bar.add_task(f"{variant}: {matches} matches", total=matches)
-            tally = run(setup, matches, jobs, lambda done: bar.update(task, completed=done))
+        tally = run(setup, matches, jobs, progress_reporter(err_console, variant, matches))
     except KabesError as err:
         err_console.print(f"[red]{err.message}[/red]")
         raise typer.Exit(2) from None
@@ -167,6 +174,46 @@ def replay(
     except KabesError as err:
         Console(stderr=True).print(f"[red]{err.message}[/red]")
         raise typer.Exit(2) from None
+
+
+def progress_reporter(
+    console: Console, variant: str, matches: int
+) -> Callable[[int], None]:
+    """Tells how far a tournament is as it goes: a live bar with the time left on a terminal,
+    else a line at every tenth of the matches (so a log or a pipe sees it move too)."""
+    started = time.monotonic()
+    if console.is_terminal:
+        bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("matches ·"),
+            TimeElapsedColumn(),
+            TextColumn("· left"),
+            TimeRemainingColumn(),
+            console=console,
+        )
+        task = bar.add_task(variant, total=matches)
+
+        def update(done: int) -> None:
+            # Started at the first match done, so a refused setup leaves no live bar behind.
+            if not bar.live.is_started:
+                bar.start()
+            bar.update(task, completed=done)
+            if done >= matches:
+                bar.stop()
+
+        return update
+    step = max(1, matches // 10)
+
+    def report(done: int) -> None:
+        if done % step == 0 or done == matches:
+            elapsed = time.monotonic() - started
+            left = elapsed / done * (matches - done)
+            console.print(f"{variant}: {done}/{matches} matches, {elapsed:.0f} s, "
+                          f"about {left:.0f} s left")
+
+    return report
 
 
 def _options(option: list[str] | None, target: int | None) -> dict[str, Any]:

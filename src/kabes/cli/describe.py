@@ -1,12 +1,19 @@
-"""Events and results in words, for the terminal game and the replay.
+"""Events in words, for the terminal game and the replay.
 
-``describe`` says what a seat may know of an event (None when it must not see it at all), so a
-private event (a deal, a drawn tile) is only ever told to its own seat; ``viewer=None`` is the
-replay's all-seeing narrator.
+``narrate`` turns a batch of events into the lines one viewer may read: a private event (a
+deal, a drawn tile) is only ever told to its own seat, and a viewer of None is the replay's
+all-seeing narrator. Lines are short sentences in the viewer's grammar (see ``words``), and
+what would be a wall of lines is summed up: Mexican Train's draws for the engine become one
+line, a first turn's run of tiles on one train one line, a draw then a marker then a pass
+one sentence.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kabes.cli.words import Names, and_list, or_list, plural
 from kabes.events import (
     Dealt,
     Drew,
@@ -27,97 +34,198 @@ from kabes.results import Ending, HandResult, MatchResult
 NAMES = {"tonbe": "TONBE", "2-kabes": "2 KABÈS", "blok": "BLÒK"}
 
 
-def seat_name(seat: int, viewer: int | None) -> str:
-    """"You" for the viewer's own seat, else "Seat N"."""
-    return "You" if seat == viewer else f"Seat {seat}"
+@dataclass(frozen=True, slots=True)
+class _Deed:
+    """Something one seat did, as a verb phrase for "you" and for the others."""
+
+    seat: int
+    you: str
+    other: str
 
 
-def party_name(party: int, teams: bool, viewer: int | None) -> str:
-    """A team (seats 0 and 2, or 1 and 3) or a seat, as the viewer would say it."""
-    if not teams:
-        return seat_name(party, viewer)
-    seats = f"seats {party} and {party + 2}"
-    if viewer is not None and viewer % 2 == party:
-        return f"Your team ({seats})"
-    return f"Team {party} ({seats})"
+def narrate(events: Sequence[Event], names: Names, trains: bool = False) -> list[str]:
+    """The lines ``names.viewer`` may read about ``events`` (one batch of a match)."""
+    shown = [e for e in events if _visible(e, names.viewer)]
+    lines: list[str] = []
+    deeds: list[_Deed] = []
+
+    def flush() -> None:
+        while deeds:
+            seat = deeds[0].seat
+            run = []
+            while deeds and deeds[0].seat == seat:
+                run.append(deeds.pop(0))
+            phrases = [d.you if seat == names.viewer else d.other for d in run]
+            lines.append(f"{names.seat(seat)} {and_list(phrases)}.")
+
+    i = 0
+    while i < len(shown):
+        event = shown[i]
+        if isinstance(event, Drew | DrewCount) and _engine_search(shown, i):
+            end = next(j for j in range(i, len(shown)) if isinstance(shown[j], EngineSet))
+            flush()
+            lines.append(_engine_drawn(shown[i:end], shown[end], names))  # type: ignore[arg-type]
+            i = end
+            continue
+        if isinstance(event, Played):
+            run = [event]
+            while (
+                i + len(run) < len(shown)
+                and isinstance(nxt := shown[i + len(run)], Played)
+                and nxt.seat == event.seat
+                and _at(nxt.move) == _at(event.move)
+                and _at(event.move) is not None
+                and trains
+            ):
+                run.append(nxt)
+            deeds.append(_played(run, names, trains))
+            i += len(run)
+            continue
+        deed = _deed(event, names, trains)
+        if deed is not None:
+            deeds.append(deed)
+        else:
+            flush()
+            line = describe(event, names, trains)
+            if line:
+                lines.append(line)
+        i += 1
+    flush()
+    return lines
 
 
-def describe(event: Event, viewer: int | None, teams: bool) -> str | None:
-    """One line about ``event`` for ``viewer`` (None: the narrator who sees everything)."""
-    if event.to is not None and viewer is not None and event.to != viewer:
-        return None
+def describe(event: Event, names: Names, trains: bool = False) -> str | None:
+    """One line about an event that is not a seat's own deed (a deal, a hand's end)."""
+    viewer = names.viewer
     match event:
-        case HandStarted(number=number, stock=stock):
-            return f"Hand {number} is dealt" + (f"; {stock} tiles in the stock." if stock else ".")
+        case HandStarted(number=number, counts=counts, stock=stock):
+            word = "Round" if trains else "Hand"
+            each = f"{plural(counts[0], 'tile')} each" if counts else ""
+            pile = f"{plural(stock, 'tile')} in the stock" if stock else "no stock"
+            return f"{word} {number} is dealt: {each}, {pile}."
         case Dealt(seat=seat, tiles=tiles):
             held = " ".join(map(str, tiles))
-            return f"{seat_name(seat, viewer)}: {held}" if viewer is None else None
+            return f"{names.seat(seat)}: {held}" if viewer is None else None
         case LeadDrawn(turned=turned, leader=leader):
-            shown = ", ".join(f"{seat_name(s, viewer)} {t}" for s, t in enumerate(turned))
-            return f"Draw for the lead: {shown}; {seat_name(leader, viewer).lower()} opens."
-        case LeaderChosen(seat=seat, forced=forced):
-            who = seat_name(seat, viewer)
-            return f"{who} lead" + ("" if seat == viewer else "s") + (
-                f" with {forced}." if forced is not None else "."
-            )
-        case EngineSet(seat=seat, tile=tile):
-            return f"{seat_name(seat, viewer)} set the engine {tile}."
-        case Played(seat=seat, move=move, timeout=timeout):
-            verb = "play" if seat == viewer else "plays"
-            clock = " (the table played it)" if timeout else ""
-            return f"{seat_name(seat, viewer)} {verb} {_where(move)}{clock}."
-        case Drew(seat=seat, tiles=tiles):
-            return f"{seat_name(seat, viewer)} drew {' '.join(map(str, tiles))}."
-        case DrewCount(seat=seat, count=count):
-            if viewer is None or seat == viewer:
-                return None  # the drawer is told the tiles themselves
-            return f"{seat_name(seat, viewer)} drew {count} tile{'s' if count > 1 else ''}."
-        case Passed(seat=seat, numbers=numbers):
-            shown = " or ".join(str(n) for n in sorted(set(numbers)))
-            verb = "pass" if seat == viewer else "passes"
-            return f"{seat_name(seat, viewer)} {verb} (no {shown})."
-        case MarkerChanged(seat=seat, on=on):
-            action = "puts a marker on" if on else "takes the marker off"
-            return f"{seat_name(seat, viewer)} {action} their train."
+            shown = ", ".join(f"{names.seat(s)} {t}" for s, t in enumerate(turned))
+            opens = names.says(leader, "open", "opens")
+            if leader == viewer:
+                opens = opens.lower()
+            return f"Draw for the lead: {shown}; {opens}."
         case HandEnded(result=result):
-            return describe_hand(result, teams, viewer)
+            return describe_hand(result, names)
         case MatchEnded(result=result):
-            return describe_match(result, teams, viewer)
+            return describe_match(result, names)
     return None
 
 
-def describe_hand(result: HandResult, teams: bool, viewer: int | None) -> str:
-    """The end of a hand in one line: how it ended, who won, the points."""
+def _deed(event: Event, names: Names, trains: bool) -> _Deed | None:
+    viewer = names.viewer
+    match event:
+        case LeaderChosen(seat=seat, forced=forced):
+            if seat != viewer:
+                return None  # the lead itself says who opened
+            if forced is not None:
+                return _Deed(seat, f"open: the lead must be {forced}", "")
+            return _Deed(seat, "open: lead any tile", "")
+        case EngineSet(seat=seat, tile=tile):
+            return _Deed(seat, f"set {tile} as the engine", f"sets {tile} as the engine")
+        case Drew(seat=seat, tiles=tiles):
+            shown = " ".join(map(str, tiles))
+            if len(tiles) == 1:
+                return _Deed(seat, f"draw {shown}", f"draws {shown}")
+            many = f"{len(tiles)} tiles: {shown}"
+            return _Deed(seat, f"draw {many}", f"draws {many}")
+        case DrewCount(seat=seat, count=count):
+            many = "a tile" if count == 1 else f"{count} tiles"
+            return _Deed(seat, f"draw {many}", f"draws {many}")
+        case Passed(seat=seat, numbers=numbers):
+            if trains:
+                return _Deed(seat, "pass", "passes")
+            lack = or_list(numbers)
+            return _Deed(seat, f"have no {lack} and pass", f"has no {lack} and passes")
+        case MarkerChanged(seat=seat, on=on):
+            if on:
+                return _Deed(
+                    seat, "put a marker on your train", "puts a marker on their train"
+                )
+            return _Deed(seat, "take the marker off your train", "takes the marker off their train")
+    return None
+
+
+def _played(run: list[Played], names: Names, trains: bool) -> _Deed:
+    first = run[0]
+    seat = first.seat
+    clock = " (the clock ran out: the table played it)" if first.timeout else ""
+    at = _at(first.move)
+    if at is None and not trains:
+        tile = _tile(first.move)
+        return _Deed(seat, f"open with {tile}{clock}", f"opens with {tile}{clock}")
+    tiles = " ".join(_tile(p.move) for p in run)
+    if len(run) > 1:
+        what = f"{len(run)} tiles {names.place(at, seat)}: {tiles}"
+    else:
+        what = f"{tiles} {names.place(at, seat)}"
+    return _Deed(seat, f"play {what}{clock}", f"plays {what}{clock}")
+
+
+def _engine_drawn(draws: list[Event], engine: EngineSet, names: Names) -> str:
+    """Mexican Train's draws for a double nobody was dealt, in one line."""
+    total = sum(1 for e in draws if isinstance(e, DrewCount)) or len(draws)
+    mine = [
+        str(t) for e in draws if isinstance(e, Drew) and e.seat == names.viewer for t in e.tiles
+    ]
+    yours = f"; you drew {' '.join(mine)}" if mine else ""
+    who = names.seat_in_text(engine.seat)
+    return (
+        f"Nobody was dealt {engine.tile}, so from seat 0 each player in turn drew a tile "
+        f"until {who} drew it ({plural(total, 'tile')} drawn{yours})."
+    )
+
+
+def _engine_search(events: Sequence[Event], start: int) -> bool:
+    """Whether the draws from ``start`` on are all draws for the engine."""
+    for event in events[start:]:
+        if isinstance(event, EngineSet):
+            return True
+        if not isinstance(event, Drew | DrewCount):
+            return False
+    return False
+
+
+def _visible(event: Event, viewer: int | None) -> bool:
+    if event.to is not None and viewer is not None and event.to != viewer:
+        return False
+    # Whoever may see the tiles drawn is told the tiles themselves, not their number.
+    return not (isinstance(event, DrewCount) and (viewer is None or event.seat == viewer))
+
+
+def _at(move: str) -> str | None:
+    _tile_text, sep, at = move.partition("@")
+    return at if sep else None
+
+
+def _tile(move: str) -> str:
+    return move.partition("@")[0]
+
+
+def describe_hand(result: HandResult, names: Names) -> str:
+    """The end of a hand in one line: how it ended and who won it."""
     how = "Domino" if result.ending is Ending.DOMINO else "Blocked"
     if result.name:
         how = NAMES[result.name]
     if result.capicu:
         how += " (capicú!)"
     if result.winner is None:
-        who = "nobody wins the hand"
-    else:
-        who = f"{party_name(result.winner, teams, viewer)} won"
-    points = ", ".join(
-        f"{party_name(p, teams, viewer)} +{pts}" for p, pts in enumerate(result.points) if pts
-    )
-    return f"{how}: {who}." + (f" Points: {points}." if points else "")
+        if result.ending is Ending.BLOCKED:
+            return f"{how}: nobody can play and nobody can draw."
+        return f"{how}: nobody wins the hand."
+    return f"{how}: {names.party_says(result.winner, 'win', 'wins')} the hand."
 
 
-def describe_match(result: MatchResult, teams: bool, viewer: int | None) -> str:
+def describe_match(result: MatchResult, names: Names) -> str:
     """The end of the match in one line."""
-    names = " and ".join(party_name(w, teams, viewer) for w in result.winners)
-    text = f"Match over: {names} won" + (" — kochon!" if result.kochon else ".")
-    return text
-
-
-def _where(move: str) -> str:
-    tile, _, at = move.partition("@")
-    if not at:
-        return tile
-    if at == "L":
-        return f"{tile} on the left"
-    if at == "R":
-        return f"{tile} on the right"
-    if at == "M":
-        return f"{tile} on the public train"
-    return f"{tile} on train {at}"
+    who = and_list([names.party(w) for w in result.winners])
+    plural_subject = len(result.winners) > 1 or names.teams or result.winners[0] == names.viewer
+    text = f"Match over: {who} {'win' if plural_subject else 'wins'} the match"
+    return text + (" — kochon!" if result.kochon else ".")

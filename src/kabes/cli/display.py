@@ -1,10 +1,14 @@
 """Drawing a seat's view in the terminal with Rich: the line or trains, the hand, the table.
 
 Everything shown comes from a :class:`kabes.views.View`, so the terminal can never show a
-tile the seat may not see.
+tile the seat may not see. :func:`render` is the whole screen: the score against the target,
+the board, the last moves (so the others' moves stay in view), the others and the stock, and
+the hand; the game redraws it in place at every turn.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
@@ -12,10 +16,14 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from kabes.cli.describe import party_name, seat_name
+from kabes.cli.words import Names, or_list, plural
 from kabes.rules import get_rules
+from kabes.rules.mexican_train import ROUNDS
 from kabes.tiles import Tile
 from kabes.views import TrainView, View
+
+MARKER = "●"
+LEGEND = f"{MARKER} marker: that player could not play; anyone may play on a marked train."
 
 
 def tile_text(tile: Tile, playable: bool = False) -> Text:
@@ -23,14 +31,29 @@ def tile_text(tile: Tile, playable: bool = False) -> Text:
     return Text(f"[{tile.low}|{tile.high}]", style="bold green" if playable else "")
 
 
-def scores_line(view: View) -> Text:
-    """Every party's score, penalties marked as such."""
+def goal(view: View) -> str:
+    """What the scores are played to: "to 100", "hand 2 of 5", "round 3 of 13"."""
+    options = view.options
+    if options.open_ended:
+        return "no limit"
+    if view.trains or view.variant == "mexican-train":
+        return f"round {max(view.hand_number, 1)} of {ROUNDS}, lowest total wins"
+    if options.target is not None:
+        return f"to {options.target}"
+    if options.hands is not None:
+        return f"hand {max(view.hand_number, 1)} of {options.hands}, lowest total is Wa"
+    return ""
+
+
+def scores_line(view: View, names: Names | None = None) -> Text:
+    """Every party's score and the target: "You 0 · Skilled 1 10 · to 100"."""
+    names = names or Names(view.players, view.teams, view.seat)
     penalty = get_rules(view.variant).penalties(view.players)
-    parts = [
-        f"{party_name(p, view.teams, view.seat)} {score}" for p, score in enumerate(view.scores)
-    ]
+    colon = ":" if view.teams else ""
+    parts = [f"{names.party(p)}{colon} {score}" for p, score in enumerate(view.scores)]
     label = "Penalties" if penalty else "Scores"
-    return Text(f"{label}: " + " · ".join(parts), style="cyan")
+    aim = goal(view)
+    return Text(f"{label}: " + " · ".join(parts + ([aim] if aim else [])), style="cyan")
 
 
 def line_panel(view: View) -> RenderableType:
@@ -45,28 +68,27 @@ def line_panel(view: View) -> RenderableType:
         right = Text(str(b), style="bold yellow" if i == last else "")
         text += Text("[") + left + Text("|") + right + Text("] ")
     assert view.ends is not None
-    title = f"Line · ends {view.ends[0]} and {view.ends[1]}"
+    title = f"Line · left end {view.ends[0]}, right end {view.ends[1]}"
     return Panel(text, title=title)
 
 
-def trains_panel(view: View) -> RenderableType:
-    """Every train from the engine, with markers and the open double."""
+def trains_panel(view: View, names: Names) -> RenderableType:
+    """Every train from the engine, with markers, the open double and the marker's legend."""
     table = Table.grid(padding=(0, 1))
     for train in view.trains:
-        table.add_row(_train_label(train, view), _train_tiles(train), Text(f"→ {train.end}"))
+        table.add_row(_train_label(train, view, names), _train_tiles(train), Text(f"→ {train.end}"))
     title = f"Engine {view.engine}"
     if view.open_double is not None:
-        title += f" · the double on train {view.open_double} must be satisfied"
-    return Panel(table, title=title)
+        title += f" · the double on {names.train(view.open_double, view.seat)} must be covered"
+    return Panel(table, title=title, subtitle=LEGEND, subtitle_align="left")
 
 
-def _train_label(train: TrainView, view: View) -> Text:
+def _train_label(train: TrainView, view: View, names: Names) -> Text:
     if train.owner is None:
         return Text("Public (M)", style="magenta")
-    name = "Yours" if train.owner == view.seat else f"Seat {train.owner}"
+    name = "Yours" if train.owner == view.seat else names.seat(train.owner)
     label = Text(f"{name} ({train.owner})")
-    if train.marked:
-        label += Text(" ●", style="red")
+    label += Text(f" {MARKER}" if train.marked else "  ", style="red")
     return label
 
 
@@ -74,26 +96,33 @@ def _train_tiles(train: TrainView) -> Text:
     return Text(" ".join(f"[{a}|{b}]" for a, b in train.laid) or "·")
 
 
-def table_panel(view: View) -> RenderableType:
+def table_panel(view: View, names: Names) -> RenderableType:
     """The others' tile counts, draws and passes, and the stock."""
     rows = Table.grid(padding=(0, 2))
     for seat in range(view.players):
         if seat == view.seat:
             continue
-        who = seat_name(seat, view.seat)
+        who = names.seat(seat)
         if view.teams and seat % 2 == view.seat % 2:
             who += " (partner)"
         notes = []
         if view.draws[seat]:
             notes.append(f"drew {view.draws[seat]}")
-        passed = [sorted(set(n)) for s, n in view.passes if s == seat]
-        if passed:
-            notes.append("passed on " + "; ".join("/".join(map(str, n)) for n in passed))
+        passes = sum(1 for s, _n in view.passes if s == seat)
+        if passes:
+            notes.append("passed" + ("" if passes == 1 else f" {passes} times"))
+        if view.voids[seat] and not view.trains:
+            notes.append(f"has no {or_list(sorted(view.voids[seat]))}")
         marker = " ◀ to play" if view.turn == seat else ""
-        rows.add_row(who, f"{view.counts[seat]} tiles", ", ".join(notes) + marker)
-    if view.stock:
-        rows.add_row("Stock", f"{view.stock} tiles", "")
+        rows.add_row(who, plural(view.counts[seat], "tile"), ", ".join(notes) + marker)
+    if get_rules(view.variant).hand_size(view.players) * view.players < _set_size(view):
+        rows.add_row("Stock", plural(view.stock, "tile") if view.stock else "empty", "")
     return rows
+
+
+def _set_size(view: View) -> int:
+    top = get_rules(view.variant).top
+    return (top + 1) * (top + 2) // 2
 
 
 def hand_panel(view: View) -> RenderableType:
@@ -104,26 +133,41 @@ def hand_panel(view: View) -> RenderableType:
         for number, tile in enumerate(view.hand, 1)
     ]
     title = "Your hand" + (" · your turn" if view.my_turn else "")
+    if view.my_turn and view.first_turns_done and not view.first_turns_done[view.seat]:
+        title += " · first turn: you go on while a tile fits your train"
     body: RenderableType = Columns(items, padding=(0, 2)) if items else Text("(empty)")
     return Panel(body, title=title)
 
 
-def render(view: View) -> RenderableType:
-    """The whole table as the seat sees it."""
+def moves_panel(recent: Sequence[str]) -> RenderableType:
+    """The last moves, newest last, so the others' moves stay in view."""
+    body = Text("\n".join(recent)) if recent else Text("(nothing yet)", style="dim")
+    return Panel(body, title="Last moves")
+
+
+def render(view: View, names: Names | None = None, recent: Sequence[str] = ()) -> RenderableType:
+    """The whole table as the seat sees it, with the last moves."""
+    names = names or Names(view.players, view.teams, view.seat)
     title = get_rules(view.variant).title
-    header = Text(f"{title} · hand {view.hand_number}", style="bold")
-    board = trains_panel(view) if view.trains else line_panel(view)
-    return Group(header, scores_line(view), board, table_panel(view), hand_panel(view))
+    word = "round" if view.trains else "hand"
+    header = Text(f"{title} · {word} {view.hand_number}", style="bold")
+    board = trains_panel(view, names) if view.trains else line_panel(view)
+    parts: list[RenderableType] = [header, scores_line(view, names), board]
+    if recent:
+        parts.append(moves_panel(recent))
+    parts += [table_panel(view, names), hand_panel(view)]
+    return Group(*parts)
 
 
-def face_up(view: View) -> RenderableType:
+def face_up(view: View, names: Names | None = None) -> RenderableType:
     """Every hand face up, once a hand is over, with each hand's count."""
+    names = names or Names(view.players, view.teams, view.seat)
     table = Table(title="Hands face up", show_header=False)
     assert view.revealed is not None
     for seat, tiles in enumerate(view.revealed):
         pips = sum(t.value for t in tiles)
         shown = " ".join(f"[{t.low}|{t.high}]" for t in tiles) or "(out)"
-        table.add_row(seat_name(seat, view.seat), shown, f"{pips} pips")
+        table.add_row(names.seat(seat), shown, plural(pips, "pip"))
     return table
 
 

@@ -9,7 +9,7 @@ is never changed by a refused input.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
@@ -18,10 +18,21 @@ from typing import Any
 from rich.console import Console
 
 from kabes.ai import DEFAULT_BUDGET, Expert, Player, make_player
-from kabes.cli.describe import describe
+from kabes.cli.describe import describe_match, narrate
 from kabes.cli.display import face_up, render, scores_line
+from kabes.cli.explain import ENDINGS, endings_named, explain_points
+from kabes.cli.refusals import (
+    Choose,
+    Refusal,
+    ask_place,
+    check_play,
+    read_place,
+    word_hint,
+    word_refusal,
+)
+from kabes.cli.words import Names, and_list
 from kabes.errors import BadMove, BadOptions, KabesError
-from kabes.events import Event
+from kabes.events import Event, HandStarted, MatchEnded
 from kabes.match import Match
 from kabes.moves import LEFT, MAX_TRAINS, PUBLIC, RIGHT, Move, Play
 from kabes.records import save_record
@@ -32,11 +43,29 @@ from kabes.views import View, view
 HUMAN = 0
 SEARCH_WORKERS = min(2, os.cpu_count() or 1)
 """The expert searches on both cores of a small machine while the person waits."""
-HELP = (
-    "Type a tile number from your hand (3) or a tile (6-3), then the end if it fits both: "
-    "3 L, 6-3 R. In Mexican Train give the train: 3 0 (your own), 6-3 2, 6-3 M. "
+RECENT = 14
+"""At most this many lines of the last moves stay on screen."""
+LINE_HELP = (
+    "Type a tile's number from your hand (3) or the tile (6-3). If it fits both ends you are "
+    "asked which, or say it at once: 3 L, 6-3 R. You never type pass or draw: when nothing "
+    "fits, the table draws (where there is a stock) and passes for you. "
     "'hint' asks the expert for advice; 'q' stops the game."
 )
+TRAIN_HELP = (
+    "Type a tile's number from your hand (3) or the tile (6-3), then the train if it fits "
+    "several: 3 0 (your own train, 0), 6-3 2 (seat 2's marked train), 6-3 M (the public "
+    "train). In your first turn you go on while a tile fits your own train. A marker (●) on "
+    "a train means anyone may play there. You never type pass or draw: when nothing fits, "
+    "the table draws a tile for you and, if it does not fit either, puts your marker on your "
+    "train and passes. 'hint' asks the expert for advice; 'q' stops the game."
+)
+FIRST_ROUND = (
+    "First round of turns: each player plays as many tiles as they can on their own train, "
+    "and only there; their turn goes on while a tile fits. Who can play none draws a tile, "
+    "plays it if it fits, else puts a marker on their train."
+)
+TABLE_WORDS = {"pass": "table_passes", "boude": "table_passes", "draw": "table_draws",
+               "rale": "table_draws"}
 
 
 class Quit(Exception):
@@ -48,6 +77,11 @@ class Command:
     """Something typed that is not a move."""
 
     name: str
+
+
+def help_text(seen: View) -> str:
+    """Help for the variant being played only (no train syntax in a Haitian game)."""
+    return TRAIN_HELP if seen.trains else LINE_HELP
 
 
 def read_input(text: str, seen: View) -> Move | Command:
@@ -62,6 +96,8 @@ def read_input(text: str, seen: View) -> Move | Command:
         return Command("help")
     if first == "hint":
         return Command("hint")
+    if first in TABLE_WORDS:
+        return Command(first)
     if len(words) > 2:
         raise BadMove(f"{text.strip()!r}: give a tile and at most one end or train")
     top = get_rules(seen.variant).top
@@ -74,11 +110,16 @@ def read_input(text: str, seen: View) -> Move | Command:
     else:
         tile = parse_tile(first, top)
         written = int(first.split("-")[0])
-    at = words[1].upper() if len(words) == 2 else None
+    at = _place_word(words[1]) if len(words) == 2 else None
     if at is not None and not _valid_place(at, seen):
         where = "L or R" if not seen.trains else "a train number or M"
         raise BadMove(f"{words[1]!r} is not a place: say {where}")
     return Play(tile, at, written)
+
+
+def _place_word(word: str) -> str:
+    upper = word.upper()
+    return {"LEFT": LEFT, "RIGHT": RIGHT, "PUBLIC": PUBLIC}.get(upper, upper)
 
 
 def _valid_place(at: str, seen: View) -> bool:
@@ -97,12 +138,24 @@ class TerminalGame:
         console: Console,
         ask: Callable[[str], str],
         adviser: Player | None = None,
+        levels: Mapping[int, str] | None = None,
+        intro: str | None = None,
     ) -> None:
         self.match = match
         self.adviser = adviser
         self.computers = computers
         self.console = console
         self.ask = ask
+        self.names = Names(match.players, match.rules.teams, HUMAN, dict(levels or {}))
+        self.trains = match.variant == "mexican-train"
+        self.lines: list[str] = [intro] if intro else []
+        """What happened, in words; the screen shows its tail."""
+        self.pending: list[Event] = []
+        """Events not yet told: told together, so a run of moves becomes one line."""
+        self.shown = 0
+        """How many of ``lines`` the last screen showed."""
+        self.explained: set[str] = set()
+        """The named endings already explained in this game."""
 
     def run(self) -> None:
         """Play until the match is over or the person stops."""
@@ -113,7 +166,7 @@ class TerminalGame:
                     if match.log:
                         self._between_hands()
                     if not match.over:
-                        self._tell(match.deal_hand())
+                        self._deal()
                     continue
                 seat = match.turn
                 assert seat is not None
@@ -126,42 +179,127 @@ class TerminalGame:
         except Quit:
             self.console.print("Game stopped.")
 
+    def _deal(self) -> None:
+        events = self.match.deal_hand()
+        self._flush()
+        dealt = next(i for i, e in enumerate(events) if isinstance(e, HandStarted)) + 1
+        self.lines += narrate(events[:dealt], self.names, self.trains)
+        if self.trains and len(self.match.log) == 1:
+            self.lines.append(FIRST_ROUND)
+        self._tell(events[dealt:])
+
+    def _screen(self, seen: View) -> None:
+        """Redraw the table in place, the last moves kept in view."""
+        self._flush()
+        new = len(self.lines) - self.shown
+        keep = min(max(new, 5), RECENT)
+        recent = self.lines[-keep:] if keep else []
+        if len(self.lines) - self.shown > RECENT:
+            recent = [f"… {len(self.lines) - self.shown - RECENT + 1} earlier lines",
+                      *recent[1:]]
+        self.shown = len(self.lines)
+        self.console.clear()
+        self.console.print(render(seen, self.names, recent))
+
     def _person_moves(self) -> None:
         seen = view(self.match, HUMAN)
-        self.console.print(render(seen))
+        self._screen(seen)
         while True:
             text = self._line("Your move: ")
             try:
                 choice = read_input(text, seen)
                 if isinstance(choice, Command):
-                    if choice.name == "quit":
-                        raise Quit
-                    if choice.name == "hint" and self.adviser is not None:
-                        advice = self.adviser.hint(seen)
-                        self.console.print(f"Hint: play {advice.move}: {advice.reason}.")
-                    else:
-                        self.console.print(HELP)
+                    self._command(choice, seen)
                     continue
-                self._tell(self.match.apply(HUMAN, choice))
+                move = self._checked(choice, seen) if isinstance(choice, Play) else choice
+                if move is None:
+                    continue
+                self._tell(self.match.apply(HUMAN, move))
                 return
             except KabesError as err:
-                self.console.print(f"[red]{err.message}[/red]")
+                self._refuse(err.message)
+
+    def _checked(self, play: Play, seen: View) -> Play | None:
+        """The play to make, after asking which end or train if need be; None if refused."""
+        checked = check_play(seen, play)
+        if isinstance(checked, Refusal):
+            self._refuse(word_refusal(checked, self.names))
+            return None
+        if isinstance(checked, Choose):
+            answer = self._line(ask_place(checked, seen, self.names))
+            place = read_place(answer, checked)
+            if place is None:
+                where = "L or R" if not seen.trains else " or ".join(checked.places)
+                self._refuse(f"Not played: answer {where}. Try again.")
+                return None
+            return Play(checked.tile, place, play.first)
+        return checked
+
+    def _command(self, command: Command, seen: View) -> None:
+        if command.name == "quit":
+            raise Quit
+        if command.name == "hint" and self.adviser is not None:
+            advice = self.adviser.hint(seen)
+            where = word_hint(advice.move, seen, self.names)
+            self.console.print(f"Hint: {where}: {advice.reason}.")
+        elif command.name in TABLE_WORDS:
+            playable = sorted({m.tile for m in seen.legal})
+            facts = {
+                "playable": and_list([str(t) for t in playable[:3]], "or"),
+                "stock_game": _has_stock(self.match),
+            }
+            self._refuse(word_refusal(Refusal(TABLE_WORDS[command.name], facts), self.names))
+        else:
+            self.console.print(help_text(seen))
+
+    def _refuse(self, message: str) -> None:
+        self.console.print(f"[red]{message[0].upper()}{message[1:]}[/red]")
 
     def _between_hands(self) -> None:
         self._show_end_of_hand()
+        hand = "round" if self.trains else "hand"
         if not self.match.options.open_ended:
-            self._line("Press Enter for the next hand (q to stop): ", quit_words=True)
+            self._line(f"Press Enter for the next {hand} (q to stop): ", quit_words=True)
             return
         # An open-ended match goes on until the host finishes it: here, the person.
-        prompt = "Press Enter for the next hand, 'finish' to finish the match (q to stop): "
+        prompt = f"Press Enter for the next {hand}, 'finish' to finish the match (q to stop): "
         if self._line(prompt, quit_words=True).strip().lower() == "finish":
             self._tell(self.match.finish())
+            self._show_match_end()
 
     def _show_end_of_hand(self) -> None:
         seen = view(self.match, HUMAN)
-        if seen.revealed is not None:
-            self.console.print(face_up(seen))
-            self.console.print(scores_line(seen))
+        if seen.revealed is None or seen.last_result is None:
+            self._show_match_end()
+            return
+        self._screen(seen)
+        self.console.print(face_up(seen, self.names))
+        result = seen.last_result
+        lines = explain_points(
+            result, seen.revealed, seen.variant, seen.options, self.names
+        )
+        for line in lines:
+            self.console.print(line)
+        self._explain_endings(endings_named(result, seen.variant, seen.players))
+        if result.next_leader is not None and not self.match.over:
+            opens = self.names.says(result.next_leader, "open", "opens")
+            self.console.print(f"Next {'round' if self.trains else 'hand'}: {opens}.")
+        self.console.print(scores_line(seen, self.names))
+        self._show_match_end()
+
+    def _show_match_end(self) -> None:
+        result = self.match.result
+        if result is None or "match" in self.explained:
+            return
+        self.explained.add("match")
+        self.console.print(describe_match(result, self.names))
+        self._explain_endings(endings_named(result, self.match.variant, self.match.players))
+
+    def _explain_endings(self, named: list[str]) -> None:
+        for name in named:
+            if name not in self.explained:
+                self.explained.add(name)
+                self.console.print(ENDINGS[name], style="italic")
 
     def _line(self, prompt: str, quit_words: bool = False) -> str:
         try:
@@ -173,10 +311,17 @@ class TerminalGame:
         return text
 
     def _tell(self, events: list[Event]) -> None:
-        for event in events:
-            line = describe(event, HUMAN, self.match.rules.teams)
-            if line:
-                self.console.print(line)
+        self.pending += [e for e in events if not isinstance(e, MatchEnded)]
+
+    def _flush(self) -> None:
+        self.lines += narrate(self.pending, self.names, self.trains)
+        self.pending = []
+
+
+def _has_stock(match: Match) -> bool:
+    rules = match.rules
+    top = rules.top
+    return rules.hand_size(match.players) * match.players < (top + 1) * (top + 2) // 2
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -219,10 +364,14 @@ def start_game(
         seat: make_player(level, Random(rng.random()), budget, SEARCH_WORKERS)
         for seat, level in seated.items()
     }
-    names = ", ".join(f"seat {seat} {level}" for seat, level in seated.items())
-    console.print(f"You are seat 0; {names}.")
+    names = Names(match.players, match.rules.teams, HUMAN, seated)
+    others = ", ".join(names.seat(seat) for seat in seated)
+    intro = f"You are seat 0, against {others} (each named by level and seat)."
+    if match.rules.teams:
+        intro = f"You are seat 0, with {names.seat(2)} as your partner, against " \
+            f"{names.seat(1)} and {names.seat(3)}."
     adviser = Expert(Random(rng.random()), budget, SEARCH_WORKERS)
-    game = TerminalGame(match, computers, console, ask, adviser)
+    game = TerminalGame(match, computers, console, ask, adviser, seated, intro)
     try:
         game.run()
     finally:

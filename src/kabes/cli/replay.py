@@ -1,4 +1,8 @@
-"""Showing a game record hand by hand, as a narrator who sees every tile."""
+"""Showing a game record hand by hand, as a narrator who sees every tile.
+
+Seats are named ("Seat 0", teams by their seats), every hand ends with how its points were
+counted and the scores by name, and the record's result closes it.
+"""
 
 from __future__ import annotations
 
@@ -8,31 +12,69 @@ from typing import Any
 from rich.console import Console
 from rich.rule import Rule
 
-from kabes.cli.describe import describe
+from kabes.cli.describe import narrate
+from kabes.cli.explain import explain_points
+from kabes.cli.words import Names
+from kabes.errors import KabesError
 from kabes.events import Event, HandEnded, HandStarted
+from kabes.match import Match
 from kabes.records import replay
 from kabes.rules import VARIANTS
 
 
 def show_replay(record: Mapping[str, Any], console: Console) -> None:
-    """Replay ``record`` and tell every event; the scores after each hand; the result."""
-    variant = record.get("variant")
-    teams = isinstance(variant, str) and variant in VARIANTS and VARIANTS[variant].teams
+    """Replay ``record`` and tell every event; the points and scores after each hand."""
+    names = _names(record)
+    trains = record.get("variant") == "mexican-train"
+    rules_of = _match_for_options(record)
 
     def tell(events: list[Event]) -> None:
+        segment: list[Event] = []
         for event in events:
             if isinstance(event, HandStarted):
-                console.print(Rule(f"Hand {event.number}"))
-            line = describe(event, None, teams)
-            if line:
-                console.print(line)
+                _say(narrate(segment, names, trains), console)
+                segment = []
+                console.print(Rule(f"{'Round' if trains else 'Hand'} {event.number}"))
+            segment.append(event)
             if isinstance(event, HandEnded):
-                scores = " · ".join(map(str, event.result.scores))
-                console.print(f"Scores after hand: {scores}", style="cyan")
+                _say(narrate(segment, names, trains), console)
+                segment = []
+                if rules_of is not None:
+                    _say(explain_points(event.result, event.hands, rules_of.variant,
+                                        rules_of.options, names), console)
+                console.print("Scores after the hand: " + _scores(event.result.scores, names),
+                              style="cyan")
+        _say(narrate(segment, names, trains), console)
 
     match = replay(record, tell)
-    scores = " · ".join(map(str, match.state.scores))
     console.print(Rule())
-    console.print(f"Scores: {scores}")
+    console.print("Scores: " + _scores(match.state.scores, names))
     if not match.over:
         console.print("The record stops before the match is over.")
+
+
+def _say(lines: list[str], console: Console) -> None:
+    for line in lines:
+        console.print(line)
+
+
+def _match_for_options(record: Mapping[str, Any]) -> Match | None:
+    """An empty match of the record's table, for its options (None: replay will say why)."""
+    variant, players, options = record.get("variant"), record.get("players"), record.get("options")
+    if not isinstance(variant, str) or not isinstance(players, int):
+        return None
+    try:
+        return Match(variant, players, options if isinstance(options, dict) else None)
+    except KabesError:
+        return None
+
+
+def _names(record: Mapping[str, Any]) -> Names:
+    variant = record.get("variant")
+    players = record.get("players")
+    teams = isinstance(variant, str) and variant in VARIANTS and VARIANTS[variant].teams
+    return Names(players if isinstance(players, int) else 0, teams)
+
+
+def _scores(scores: Any, names: Names) -> str:
+    return " · ".join(f"{names.party(p)} {score}" for p, score in enumerate(scores))
