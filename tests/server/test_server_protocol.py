@@ -695,6 +695,9 @@ async def test_metrics_count_computer_think_time(server: Server) -> None:
     )
     sock, _ = await server.connect(summary["code"], token)
     assert (await act(sock, "start"))["type"] == "ack"
+    update = await fresh(sock)
+    if update["view"]["turn"] == 0:  # we hold the highest double: we lead, then they move
+        assert (await act(sock, "play", move=update["view"]["legal"][0]))["type"] == "ack"
     await until_view(sock, lambda u: any(seat != 0 for seat, _ in u["view"]["played"]))
     text = (await server.http.get("/metrics")).text
     assert metric(text, "kabes_computer_think_seconds_count") >= 1.0

@@ -13,7 +13,9 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from openskill.models import PlackettLuce
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from kabes.server.effects import Effect, HandRated, MatchFinished, MatchStarted, TableStatus
 from kabes.server.metrics import Metrics
@@ -90,9 +92,27 @@ class Store:
         self.engine: AsyncEngine = create_async_engine(url, **args)
         if url.startswith("sqlite"):
             sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self._sync: sa.Engine | None = None
+        """For a SQLite file: the writer's own engine, used in the store's own thread."""
+        self._thread: ThreadPoolExecutor | None = None
+        self._path = _sqlite_file(url)
+        self._inode: int | None = None
+        if self._path is not None:
+            self._sync = sa.create_engine(
+                "sqlite:///" + self._path,
+                connect_args={"timeout": 30, "check_same_thread": False},
+            )
+            sa.event.listen(self._sync, "connect", _sqlite_pragmas)
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="kabes-store")
         self._queue: asyncio.Queue[_Pending] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
+
+    @property
+    def writer(self) -> sa.Engine:
+        """The engine whose transactions keep appended entries: its ``commit`` events are the
+        group commits."""
+        return self._sync if self._sync is not None else self.engine.sync_engine
 
     @property
     def dialect(self) -> str:
@@ -116,6 +136,10 @@ class Store:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+        if self._sync is not None:
+            self._sync.dispose()
         await self.engine.dispose()
 
     # Writes ----------------------------------------------------------------------------
@@ -141,8 +165,7 @@ class Store:
                 batch.append(self._queue.get_nowait())
             started = time.perf_counter()
             try:
-                async with self.engine.begin() as conn:
-                    await self._write(conn, batch)
+                await self._commit(batch)
             except Exception as err:
                 log.warning("group commit of %d failed (%r); one by one now", len(batch), err)
                 await self._write_singly(batch)
@@ -157,8 +180,7 @@ class Store:
     async def _write_singly(self, batch: list[_Pending]) -> None:
         for item in batch:
             try:
-                async with self.engine.begin() as conn:
-                    await self._write(conn, [item])
+                await self._commit([item])
             except Exception as err:
                 if not item.done.done():
                     item.done.set_exception(StoreError(f"could not store: {err!r}"))
@@ -166,30 +188,30 @@ class Store:
                 if not item.done.done():
                     item.done.set_result(None)
 
-    async def _write(self, conn: AsyncConnection, batch: list[_Pending]) -> None:
-        rows = []
-        beat = False
-        for item in batch:
-            if item.entry is None:
-                beat = True
-                continue
-            entry = item.entry
-            rows.append({
-                "code": item.code,
-                "seq": entry.seq,
-                "kind": entry.kind,
-                "data": json.dumps(entry.data, separators=(",", ":")),
-                "at": entry.at,
-                "seat": entry.seat,
-                "action": entry.action,
-            })
-        if rows:
-            await conn.execute(table_events.insert(), rows)
-        for item in batch:
-            for effect in item.effects:
-                await _carry_out(conn, effect)
-        if beat:
-            await _beat(conn, time.time())
+    async def _commit(self, batch: list[_Pending]) -> None:
+        """``batch`` in one transaction: for a SQLite file, whole in the store's thread (one
+        hop from the event loop per commit, not one per statement: a busy loop would
+        otherwise stretch every step of every commit); else on the event loop."""
+        if self._sync is None:
+            async with self.engine.begin() as conn:
+                await conn.run_sync(_write, batch)
+            return
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._thread, self._commit_sync, batch)
+
+    def _commit_sync(self, batch: list[_Pending]) -> None:
+        assert self._sync is not None and self._path is not None
+        try:
+            now = os.stat(self._path).st_ino
+        except OSError:
+            raise StoreError(f"the database file {self._path} is gone") from None
+        if now != self._inode:
+            # The file was replaced: a commit through the connection still open on the old
+            # one would be lost, so open the path again.
+            self._sync.dispose()
+            self._inode = now
+        with self._sync.begin() as conn:
+            _write(conn, batch)
 
     # Players ---------------------------------------------------------------------------
 
@@ -308,36 +330,63 @@ def _rating(mu: float, sigma: float) -> float:
     return round(mu - 3 * sigma, 2)
 
 
-async def _carry_out(conn: AsyncConnection, effect: Effect) -> None:
+def _write(conn: sa.Connection, batch: list[_Pending]) -> None:
+    """The entries of ``batch``, their effects, and the heartbeat if one is asked for."""
+    rows = []
+    beat = False
+    for item in batch:
+        if item.entry is None:
+            beat = True
+            continue
+        entry = item.entry
+        rows.append({
+            "code": item.code,
+            "seq": entry.seq,
+            "kind": entry.kind,
+            "data": json.dumps(entry.data, separators=(",", ":")),
+            "at": entry.at,
+            "seat": entry.seat,
+            "action": entry.action,
+        })
+    if rows:
+        conn.execute(table_events.insert(), rows)
+    for item in batch:
+        for effect in item.effects:
+            _carry_out(conn, effect)
+    if beat:
+        _beat(conn, time.time())
+
+
+def _carry_out(conn: sa.Connection, effect: Effect) -> None:
     """One effect, inside the transaction that keeps its entry."""
     now = time.time()
     if isinstance(effect, TableStatus):
-        updated = await conn.execute(
+        updated = conn.execute(
             tables.update().where(tables.c.code == effect.code)
             .values(status=effect.status, updated_at=now)
         )
         if updated.rowcount == 0:
-            await conn.execute(tables.insert().values(
+            conn.execute(tables.insert().values(
                 code=effect.code, status=effect.status, created_at=now, updated_at=now))
     elif isinstance(effect, MatchStarted):
-        await conn.execute(matches.insert().values(
+        conn.execute(matches.insert().values(
             code=effect.code, variant=effect.variant, players=effect.players,
             rated=effect.rated, started_at=now, finished=False))
         if effect.people:
-            await conn.execute(match_players.insert(), [
+            conn.execute(match_players.insert(), [
                 {"code": effect.code, "seat": seat, "player": player, "won": False}
                 for seat, player in effect.people
             ])
     elif isinstance(effect, HandRated):
-        await _rate_hand(conn, effect)
+        _rate_hand(conn, effect)
     elif isinstance(effect, MatchFinished):
-        await conn.execute(
+        conn.execute(
             matches.update().where(matches.c.code == effect.code).values(
                 finished=True, finished_at=now,
                 record=json.dumps(effect.record, separators=(",", ":")))
         )
         if effect.winners:
-            await conn.execute(
+            conn.execute(
                 match_players.update()
                 .where(match_players.c.code == effect.code)
                 .where(match_players.c.player.in_(effect.winners))
@@ -345,8 +394,8 @@ async def _carry_out(conn: AsyncConnection, effect: Effect) -> None:
             )
         if effect.rated:
             for player in set(effect.players):
-                await _ensure_rating(conn, player, effect.variant)
-                await conn.execute(
+                _ensure_rating(conn, player, effect.variant)
+                conn.execute(
                     ratings.update()
                     .where(ratings.c.player == player, ratings.c.variant == effect.variant)
                     .values(matches=ratings.c.matches + 1,
@@ -354,30 +403,30 @@ async def _carry_out(conn: AsyncConnection, effect: Effect) -> None:
                 )
 
 
-async def _ensure_rating(conn: AsyncConnection, player: int, variant: str) -> tuple[float, float]:
-    row = (await conn.execute(
+def _ensure_rating(conn: sa.Connection, player: int, variant: str) -> tuple[float, float]:
+    row = (conn.execute(
         sa.select(ratings.c.mu, ratings.c.sigma)
         .where(ratings.c.player == player, ratings.c.variant == variant)
     )).first()
     if row is not None:
         return float(row[0]), float(row[1])
     fresh = _model.rating()
-    await conn.execute(ratings.insert().values(
+    conn.execute(ratings.insert().values(
         player=player, variant=variant, mu=fresh.mu, sigma=fresh.sigma,
         hands=0, hands_won=0, matches=0, matches_won=0))
     return float(fresh.mu), float(fresh.sigma)
 
 
-async def _rate_hand(conn: AsyncConnection, effect: HandRated) -> None:
+def _rate_hand(conn: sa.Connection, effect: HandRated) -> None:
     """openskill (Plackett-Luce) over the hand's teams and ranks, plus the hand counts."""
     teams = [
-        [_model.rating(*(await _ensure_rating(conn, p, effect.variant))) for p in team]
+        [_model.rating(*(_ensure_rating(conn, p, effect.variant))) for p in team]
         for team in effect.teams
     ]
     rated = _model.rate(teams, ranks=[float(r) for r in effect.ranks])
     for team, new in zip(effect.teams, rated, strict=True):
         for player, rating in zip(team, new, strict=True):
-            await conn.execute(
+            conn.execute(
                 ratings.update()
                 .where(ratings.c.player == player, ratings.c.variant == effect.variant)
                 .values(mu=rating.mu, sigma=rating.sigma, hands=ratings.c.hands + 1,
@@ -385,12 +434,24 @@ async def _rate_hand(conn: AsyncConnection, effect: HandRated) -> None:
             )
 
 
-async def _beat(conn: AsyncConnection, now: float) -> None:
-    updated = await conn.execute(
+def _beat(conn: sa.Connection, now: float) -> None:
+    updated = conn.execute(
         servers.update().where(servers.c.id == SERVER_ID).values(heartbeat_at=now)
     )
     if updated.rowcount == 0:
-        await conn.execute(servers.insert().values(id=SERVER_ID, heartbeat_at=now))
+        conn.execute(servers.insert().values(id=SERVER_ID, heartbeat_at=now))
+
+
+def _sqlite_file(url: str) -> str | None:
+    """The file of a ``sqlite+aiosqlite:///`` URL (None for another store, or a database in
+    memory, which a second engine would not share)."""
+    prefix = "sqlite+aiosqlite:///"
+    if not url.startswith(prefix):
+        return None
+    path = url[len(prefix):]
+    if not path or path == ":memory:" or "?" in path or path.startswith("file:"):
+        return None
+    return path
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

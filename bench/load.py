@@ -1,0 +1,847 @@
+"""Load: a real `kabes serve` under many tables of scripted clients over WebSockets.
+
+Starts `kabes serve` as a subprocess on a fresh SQLite file (127.0.0.1, a free port), opens
+tables through the HTTP API, seats scripted clients on them over real WebSockets (the
+`websockets` library's asyncio client, in client processes so the load generator can use
+both cores), plays them to the end of their matches (a table whose match ends is replaced by
+a new one for the same people), and prints:
+
+    human pace: N tables, M sockets, p50 X ms, p99 Y ms, errors E, server RSS Z MiB
+    flat out: N durable moves per second, p99 Y ms, errors E
+
+then, on lines of their own, the CPU the clients and the server used (they share the
+machine) and the load average.
+
+- Latency is from a move sent to every seat of that table having the update the move's ack
+  names (its ``seq``).
+- human pace: every client thinks 2 to 6 s before each move (and before ``next_hand``); a
+  fifth of the tables are one person against three computer seats (haitian, casual and
+  skilled), the rest partnership tables of four people. ``--ramp`` adds tables step by step
+  and reports the most that held p99 under 100 ms.
+- flat out: 200 tables of four people that never think; durable moves per second are the
+  acks of ``play`` received over a fixed window (an ack is sent only once the move is
+  committed).
+
+Everything is bounded in time, talks only to 127.0.0.1, and the server (with its worker
+processes) is killed at the end whatever happens.
+
+Run: .venv/bin/python bench/load.py [--mode human|flat|both] [--tables N] [--seconds S]
+                                    [--ramp 500,1000,2000,...] [--flat-tables 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import multiprocessing as mp
+import os
+import random
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from array import array
+from collections import Counter
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+import psutil  # type: ignore[import-untyped]
+from websockets.asyncio.client import ClientConnection, connect
+
+HOST = "127.0.0.1"
+TARGET_P99_MS = 100.0
+SETUP_CONCURRENCY = 24
+"""Tables set up at once by one client process."""
+COMPUTERS = {"1": "casual", "2": "skilled", "3": "casual"}
+
+
+# The server --------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Server:
+    """`kabes serve` in a process group of its own, killed (with its workers) on exit."""
+
+    def __init__(self, args: argparse.Namespace, folder: Path, name: str) -> None:
+        self.port = free_port()
+        self.url = f"http://{HOST}:{self.port}"
+        self.log = open(folder / f"{name}.log", "wb")  # noqa: SIM115
+        kabes = Path(sys.executable).with_name("kabes")
+        command = [
+            str(kabes), "serve", "--host", HOST, "--port", str(self.port),
+            "--db", f"sqlite:///{folder / (name + '.sqlite3')}",
+            "--computer-delay", str(args.computer_delay), "--workers", str(args.workers),
+            "--log-level", args.log_level,
+        ]
+        self.process = subprocess.Popen(
+            command, cwd=folder, stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.ps = psutil.Process(self.process.pid)
+        self.name = name
+        self.profile_to: str = args.profile
+        self.samples_to: str = args.samples
+        self.profiles = 0
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        """Wait for /healthz to answer."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.process.poll() is not None:
+                raise SystemExit(f"kabes serve exited with {self.process.returncode}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
+                    return
+            time.sleep(0.2)
+        raise SystemExit("kabes serve did not answer /healthz in time")
+
+    def rss_mib(self) -> float:
+        """The server process's resident memory (its computer workers not counted)."""
+        return float(self.ps.memory_info().rss) / 2**20
+
+    def cpu(self) -> float:
+        """CPU seconds used by the server process so far."""
+        times = self.ps.cpu_times()
+        return float(times.user + times.system)
+
+    def workers_cpu(self) -> float:
+        """CPU seconds used by the server's computer workers so far."""
+        total = 0.0
+        with contextlib.suppress(psutil.Error):
+            for child in self.ps.children(recursive=True):
+                with contextlib.suppress(psutil.Error):
+                    times = child.cpu_times()
+                    total += times.user + times.system
+        return total
+
+    def profile(self, seconds: float) -> subprocess.Popen[bytes] | None:
+        """With ``--profile FOLDER``: py-spy records the server for ``seconds`` into
+        FOLDER/<name>-<n>.txt (collapsed stacks, one line each with its sample count)."""
+        if not self.profile_to:
+            return None
+        self.profiles += 1
+        out = Path(self.profile_to) / f"{self.name}-{self.profiles}.txt"
+        spy = Path(sys.executable).with_name("py-spy")
+        return subprocess.Popen(
+            [str(spy), "record", "--pid", str(self.process.pid), "--duration",
+             str(max(1, round(seconds))), "--rate", "200", "--format", "raw", "--nonblocking",
+             "--output", str(out)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+
+    def store_counts(self) -> tuple[float, float, float]:
+        """The store's group commits so far: (commits, entries, seconds committing), from
+        /metrics."""
+        wanted = {"kabes_store_batch_entries_count": 0.0, "kabes_store_batch_entries_sum": 0.0,
+                  "kabes_store_commit_seconds_sum": 0.0}
+        with contextlib.suppress(httpx.HTTPError):
+            for line in httpx.get(self.url + "/metrics", timeout=10).text.splitlines():
+                name, _, value = line.partition(" ")
+                if name in wanted:
+                    wanted[name] = float(value)
+        return (wanted["kabes_store_batch_entries_count"], wanted["kabes_store_batch_entries_sum"],
+                wanted["kabes_store_commit_seconds_sum"])
+
+    def kill(self) -> None:
+        """Kill the server and everything in its process group."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(5)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(5)
+        self.log.close()
+
+
+# What the clients read of server messages (msgspec skips the rest) ------------------------
+
+
+class ViewPart(msgspec.Struct):
+    turn: int | None = None
+    legal: list[str] = msgspec.field(default_factory=list)
+
+
+class TablePart(msgspec.Struct):
+    status: str = ""
+    host: int = 0
+
+
+class Incoming(msgspec.Struct):
+    type: str
+    seq: int = 0
+    id: str | None = None
+    code: str | None = None
+    table: TablePart | None = None
+    view: ViewPart | None = None
+
+
+DECODER = msgspec.json.Decoder(Incoming)
+ENCODER = msgspec.json.Encoder()
+
+
+# One client process ------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    """What a client process measured."""
+
+    latency: array = field(default_factory=lambda: array("d"))  # type: ignore[type-arg]
+    """Seconds from a move sent to every seat having its update."""
+    at: array = field(default_factory=lambda: array("d"))  # type: ignore[type-arg]
+    """When each of those was complete (time.monotonic, shared by all processes)."""
+    acks: array = field(default_factory=lambda: array("d"))  # type: ignore[type-arg]
+    """When each ack of a play arrived."""
+    errors: Counter[str] = field(default_factory=Counter)
+
+
+class Guest:
+    """A person: a player id and token."""
+
+    def __init__(self, player: int, token: str) -> None:
+        self.player = player
+        self.token = token
+
+
+class TableRun:
+    """One table's people, from opening the table to the end of its match, again and again
+    until the run stops."""
+
+    def __init__(self, proc: ClientProcess, computers: bool, guests: list[Guest]) -> None:
+        self.proc = proc
+        self.computers = computers
+        self.guests = guests
+        self.code = ""
+        self.sockets: list[ClientConnection] = []
+        self.readers: list[asyncio.Task[None]] = []
+        self.turn: list[tuple[int, int | None, list[str], str]] = []
+        self.busy: list[bool] = []
+        self.sent: dict[str, float] = {}
+        self.want: dict[int, float] = {}
+        self.seen: dict[int, list[float]] = {}
+        self.over = asyncio.Event()
+        self.ready = asyncio.Event()
+        self.go = False
+        self.ids = itertools.count()
+        self.matches = 0
+        self.host = 0
+
+    @property
+    def people(self) -> int:
+        return len(self.guests)
+
+    async def open(self) -> None:
+        """Open a table, seat every person, connect every seat (welcome received)."""
+        http = self.proc.http
+        host = self.guests[0]
+        body: dict[str, Any] = {"variant": "partnership", "players": 4,
+                                "options": {"target": self.proc.target}}
+        if self.computers:
+            body = {"variant": "haitian", "players": 4, "computers": COMPUTERS}
+        reply = await http.post("/api/tables", json=body, headers=_auth(host.token))
+        reply.raise_for_status()
+        self.code = reply.json()["code"]
+        for guest in self.guests[1:]:
+            joined = await http.post(f"/api/tables/{self.code}/join",
+                                     headers=_auth(guest.token))
+            joined.raise_for_status()
+        self.over.clear()
+        self.sockets = []
+        self.turn = [(0, None, [], "") for _ in self.guests]
+        self.busy = [False] * self.people
+        self.sent.clear()
+        self.want.clear()
+        self.seen.clear()
+        for guest in self.guests:
+            ws = await connect(
+                f"ws://{HOST}:{self.proc.port}/api/tables/{self.code}/ws",
+                compression=self.proc.compression, ping_interval=None, max_size=2**20,
+                open_timeout=30,
+            )
+            self.sockets.append(ws)
+            await ws.send(ENCODER.encode({"type": "hello", "token": guest.token}))
+            welcome = DECODER.decode(await asyncio.wait_for(ws.recv(), 30))
+            if welcome.type != "welcome":
+                raise RuntimeError(f"hello answered with {welcome.type} {welcome.code}")
+        self.readers = [
+            asyncio.get_running_loop().create_task(self.read(seat, ws))
+            for seat, ws in enumerate(self.sockets)
+        ]
+
+    def start(self) -> None:
+        """The host starts the match (after thinking, at human pace)."""
+        self.go = True
+        self.later(self.proc.think(), self.send_start)
+
+    def send_start(self) -> None:
+        if self.proc.stopping:
+            return
+        self.send(0, {"type": "start", "id": f"s{next(self.ids)}"})
+
+    def later(self, delay: float, fn: Any, *args: Any) -> None:
+        if delay > 0:
+            asyncio.get_running_loop().call_later(delay, fn, *args)
+        else:
+            fn(*args)
+
+    def send(self, seat: int, message: dict[str, Any]) -> None:
+        ws = self.sockets[seat]
+        task = asyncio.get_running_loop().create_task(ws.send(ENCODER.encode(message)))
+        task.add_done_callback(self.proc.sent_done)
+
+    async def read(self, seat: int, ws: ClientConnection) -> None:
+        stats = self.proc.stats
+        try:
+            async for raw in ws:
+                now = time.monotonic()
+                message = DECODER.decode(raw)
+                kind = message.type
+                if kind == "update":
+                    self.on_update(seat, message, now)
+                elif kind == "ack":
+                    self.on_ack(seat, message, now)
+                elif kind == "error":
+                    stats.errors[f"error {message.code}"] += 1
+                    if self.sent.pop(message.id or "", None) is not None or (
+                            message.id or "").startswith("n"):
+                        self.busy[seat] = False
+                        self.consider(seat)
+        except Exception as err:
+            if not self.proc.stopping and not self.over.is_set():
+                stats.errors[f"socket {type(err).__name__}"] += 1
+        else:
+            if not self.proc.stopping and not self.over.is_set():
+                stats.errors[f"closed {ws.close_code}"] += 1
+
+    def on_update(self, seat: int, message: Incoming, now: float) -> None:
+        seq = message.seq
+        seen = self.seen.get(seq)
+        if seen is None:
+            self.seen[seq] = [1.0, now]
+            if len(self.seen) > 64:
+                for old in [s for s in self.seen if s < seq - 32]:
+                    del self.seen[old]
+        else:
+            seen[0] += 1
+            seen[1] = now
+        self.check(seq)
+        table, view = message.table, message.view
+        assert table is not None and view is not None
+        status = table.status
+        self.turn[seat] = (seq, view.turn, view.legal, status)
+        if status == "over":
+            if not self.over.is_set():
+                self.over.set()
+            return
+        self.host = table.host
+        self.consider(seat)
+
+    def consider(self, seat: int) -> None:
+        """Act (after thinking) if it is this seat's turn, or time for the next hand."""
+        if not self.go or self.busy[seat] or self.proc.stopping:
+            return
+        _, turn, legal, status = self.turn[seat]
+        if status == "playing" and turn == seat and legal:
+            self.busy[seat] = True
+            self.later(self.proc.think(), self.play, seat)
+        elif status == "between_hands" and seat == self.host:
+            self.busy[seat] = True
+            self.later(self.proc.think(), self.next_hand, seat)
+
+    def play(self, seat: int) -> None:
+        _, turn, legal, status = self.turn[seat]
+        if self.proc.stopping or status != "playing" or turn != seat or not legal:
+            self.busy[seat] = False
+            return
+        action = f"m{next(self.ids)}"
+        self.sent[action] = time.monotonic()
+        self.send(seat, {"type": "play", "id": action, "move": random.choice(legal)})
+
+    def next_hand(self, seat: int) -> None:
+        if self.proc.stopping or self.turn[seat][3] != "between_hands":
+            self.busy[seat] = False
+            return
+        self.send(seat, {"type": "next_hand", "id": f"n{next(self.ids)}"})
+
+    def on_ack(self, seat: int, message: Incoming, now: float) -> None:
+        action = message.id or ""
+        sent = self.sent.pop(action, None)
+        if sent is not None:
+            self.proc.stats.acks.append(now)
+            self.want[message.seq] = sent
+            self.check(message.seq)
+        elif not action.startswith("n"):
+            return
+        # The ack comes after the update it names, which may already be this seat's turn.
+        self.busy[seat] = False
+        self.consider(seat)
+
+    def check(self, seq: int) -> None:
+        sent = self.want.get(seq)
+        if sent is None:
+            return
+        seen = self.seen.get(seq)
+        if seen is None or seen[0] < self.people:
+            return
+        del self.want[seq]
+        stats = self.proc.stats
+        stats.latency.append(seen[1] - sent)
+        stats.at.append(seen[1])
+
+    async def close(self) -> None:
+        for ws in self.sockets:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), 5)
+        for reader in self.readers:
+            reader.cancel()
+        self.sockets = []
+
+    async def life(self, started: asyncio.Event) -> None:
+        """Play match after match until the run stops."""
+        await started.wait()
+        while not self.proc.stopping:
+            self.start()
+            await self.over.wait()
+            self.matches += 1
+            if self.proc.stopping:
+                break
+            await self.close()
+            self.go = False
+            try:
+                async with self.proc.gate:
+                    await self.open()
+            except Exception as err:
+                self.proc.stats.errors[f"reopen {type(err).__name__}"] += 1
+                return
+
+    def unanswered(self, older_than: float) -> int:
+        return sum(1 for t in self.sent.values() if t < older_than)
+
+
+class ClientProcess:
+    """The tables one process plays, driven by commands from the bench's main process."""
+
+    def __init__(self, index: int, port: int, options: dict[str, Any]) -> None:
+        self.index = index
+        self.port = port
+        self.compression: str | None = "deflate" if options["deflate"] else None
+        self.target = options["target"]
+        self.think_range: tuple[float, float] = (0.0, 0.0)
+        self.stats = Stats()
+        self.stopping = False
+        self.tables: list[TableRun] = []
+        self.waiting: list[TableRun] = []
+        self.lives: list[asyncio.Task[None]] = []
+        self.guest_count = 0
+        self.http: httpx.AsyncClient = None  # type: ignore[assignment]
+        self.gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+    def think(self) -> float:
+        low, high = self.think_range
+        return random.uniform(low, high) if high > 0 else 0.0
+
+    def sent_done(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None and not self.stopping:
+            self.stats.errors[f"send {type(task.exception()).__name__}"] += 1
+
+    async def guest(self) -> Guest:
+        self.guest_count += 1
+        reply = await self.http.post("/api/guests",
+                                     json={"name": f"b{self.index}-{self.guest_count}"})
+        reply.raise_for_status()
+        data = reply.json()
+        return Guest(data["player"], data["token"])
+
+    async def grow(self, people: int, computers: int) -> int:
+        """Set up more tables (seated and connected, not started); how many failed."""
+        kinds = [False] * people + [True] * computers
+        random.shuffle(kinds)
+
+        async def one(with_computers: bool) -> bool:
+            async with self.gate:
+                try:
+                    guests = [await self.guest() for _ in range(1 if with_computers else 4)]
+                    run = TableRun(self, with_computers, guests)
+                    await run.open()
+                except Exception as err:
+                    self.stats.errors[f"setup {type(err).__name__}"] += 1
+                    return False
+            self.tables.append(run)
+            self.waiting.append(run)
+            return True
+
+        done = await asyncio.gather(*(one(k) for k in kinds))
+        return done.count(False)
+
+    def go(self, pace: tuple[float, float]) -> None:
+        """Start every table set up since the last go."""
+        self.think_range = pace
+        started = asyncio.Event()
+        for run in self.waiting:
+            self.lives.append(asyncio.get_running_loop().create_task(run.life(started)))
+        self.waiting = []
+        started.set()
+
+    def collect(self) -> dict[str, Any]:
+        stats = self.stats
+        self.stats = Stats(errors=stats.errors)
+        return {
+            "latency": stats.latency.tobytes(), "at": stats.at.tobytes(),
+            "acks": stats.acks.tobytes(), "errors": dict(stats.errors),
+            "cpu": time.process_time(),
+            "sockets": sum(len(t.sockets) for t in self.tables),
+            "tables": len(self.tables),
+            "unanswered": sum(t.unanswered(time.monotonic() - 10) for t in self.tables),
+        }
+
+    async def stop(self) -> None:
+        self.stopping = True
+        for life in self.lives:
+            life.cancel()
+        await asyncio.gather(*(t.close() for t in self.tables), return_exceptions=True)
+        await self.http.aclose()
+
+    async def main(self, pipe: Connection) -> None:
+        limits = httpx.Limits(max_connections=SETUP_CONCURRENCY * 2)
+        self.http = httpx.AsyncClient(base_url=f"http://{HOST}:{self.port}", limits=limits,
+                                      timeout=60)
+        loop = asyncio.get_running_loop()
+        while True:
+            command, argument = await loop.run_in_executor(None, pipe.recv)
+            if command == "grow":
+                failed = await self.grow(*argument)
+                pipe.send(("grown", failed))
+            elif command == "go":
+                self.go(argument)
+                pipe.send(("going", None))
+            elif command == "collect":
+                pipe.send(("collected", self.collect()))
+            elif command == "stop":
+                await asyncio.wait_for(self.stop(), 30)
+                pipe.send(("stopped", self.collect()))
+                return
+
+
+def client_main(index: int, port: int, options: dict[str, Any], pipe: Connection) -> None:
+    """A client process's entry point."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    random.seed(index * 7919 + os.getpid())
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    asyncio.run(ClientProcess(index, port, options).main(pipe))
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+# The bench's main process ------------------------------------------------------------------
+
+
+class Clients:
+    """The client processes, each with its share of the tables."""
+
+    def __init__(self, count: int, port: int, options: dict[str, Any]) -> None:
+        context = mp.get_context("spawn")
+        self.pipes: list[Connection] = []
+        self.processes = []
+        for index in range(count):
+            ours, theirs = context.Pipe()
+            process = context.Process(target=client_main, args=(index, port, options, theirs),
+                                      daemon=True)
+            process.start()
+            self.pipes.append(ours)
+            self.processes.append(process)
+        self.cpu_mark = [0.0] * count
+
+    def ask(self, command: str, arguments: list[Any], timeout: float) -> list[Any]:
+        for pipe, argument in zip(self.pipes, arguments, strict=True):
+            pipe.send((command, argument))
+        answers = []
+        for pipe in self.pipes:
+            if not pipe.poll(timeout):
+                raise SystemExit(f"a client process did not answer {command!r} in {timeout} s")
+            answers.append(pipe.recv()[1])
+        return answers
+
+    def grow(self, people: int, computers: int, timeout: float) -> int:
+        count = len(self.pipes)
+        shares = [(people // count + (i < people % count),
+                   computers // count + (i < computers % count)) for i in range(count)]
+        return sum(self.ask("grow", shares, timeout))
+
+    def go(self, pace: tuple[float, float]) -> None:
+        self.ask("go", [pace] * len(self.pipes), 30)
+
+    def collect(self, command: str = "collect") -> Window:
+        answers = self.ask(command, [None] * len(self.pipes), 60)
+        window = Window()
+        for n, answer in enumerate(answers):
+            for name in ("latency", "at", "acks"):
+                values = array("d")
+                values.frombytes(answer[name])
+                getattr(window, name).extend(values)
+            window.errors.update(answer["errors"])
+            window.cpu.append(answer["cpu"] - self.cpu_mark[n])
+            self.cpu_mark[n] = answer["cpu"]
+            window.sockets += answer["sockets"]
+            window.tables += answer["tables"]
+            window.unanswered += answer["unanswered"]
+        return window
+
+    def kill(self) -> None:
+        for process in self.processes:
+            if process.is_alive():
+                process.kill()
+            process.join(5)
+
+
+@dataclass
+class Window:
+    """What every client measured since the last collect."""
+
+    latency: list[float] = field(default_factory=list)
+    at: list[float] = field(default_factory=list)
+    acks: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    cpu: list[float] = field(default_factory=list)
+    sockets: int = 0
+    tables: int = 0
+    unanswered: int = 0
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile of ``values`` (nearest rank), in ms; nan for none."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))
+    return ordered[rank] * 1000
+
+
+def error_count(errors: Counter[str], unanswered: int) -> int:
+    return sum(errors.values()) + unanswered
+
+
+@dataclass
+class Measure:
+    """One measured window of a run."""
+
+    tables: int
+    sockets: int
+    p50: float
+    p99: float
+    errors: int
+    rss: float
+    moves_per_second: float
+    client_cpu: list[float]
+    server_cpu: float
+    workers_cpu: float
+    seconds: float
+    samples: int
+    error_kinds: Counter[str]
+    commits: float
+    entries: float
+    committing: float
+
+
+def measure(server: Server, clients: Clients, seconds: float, errors_before: int) -> Measure:
+    """Measure for ``seconds``: latency of moves completed in the window, acks counted."""
+    clients.collect()
+    store0 = server.store_counts()
+    cpu0, workers0 = server.cpu(), server.workers_cpu()
+    spy = server.profile(seconds)
+    start = time.monotonic()
+    time.sleep(seconds)
+    end = time.monotonic()
+    if spy is not None:
+        spy.wait(30)
+    window = clients.collect()
+    cpu, workers = server.cpu() - cpu0, server.workers_cpu() - workers0
+    commits, entries, committing = (b - a for a, b in zip(store0, server.store_counts(),
+                                                          strict=True))
+    timed = [(at, lat) for lat, at in zip(window.latency, window.at, strict=True)
+             if start <= at < end]
+    latencies = [lat for _, lat in timed]
+    if server.samples_to:
+        with open(server.samples_to, "a") as out:
+            out.writelines(f"{at - start:.3f} {lat * 1000:.2f}\n" for at, lat in sorted(timed))
+    acks = sum(1 for at in window.acks if start <= at < end)
+    errors = error_count(window.errors, window.unanswered)
+    return Measure(
+        tables=window.tables, sockets=window.sockets,
+        p50=percentile(latencies, 0.50), p99=percentile(latencies, 0.99),
+        errors=errors - errors_before, rss=server.rss_mib(),
+        moves_per_second=acks / (end - start), client_cpu=window.cpu, server_cpu=cpu,
+        workers_cpu=workers, seconds=end - start, samples=len(latencies),
+        error_kinds=window.errors, commits=commits, entries=entries, committing=committing,
+    )
+
+
+def cpu_line(m: Measure) -> str:
+    per = ", ".join(f"{c / m.seconds:.0%}" for c in m.client_cpu)
+    return (f"  CPU over the {m.seconds:.0f} s window (100% = one core of 2): "
+            f"clients {sum(m.client_cpu) / m.seconds:.0%} ({per}), "
+            f"server {m.server_cpu / m.seconds:.0%}, computer workers "
+            f"{m.workers_cpu / m.seconds:.0%}; {m.samples} moves timed, server CPU "
+            f"{m.server_cpu * 1000 / max(1.0, m.moves_per_second * m.seconds):.2f} ms a move; "
+            f"load average {os.getloadavg()[0]:.2f}\n"
+            f"  store: {m.commits / m.seconds:.0f} group commits a second, "
+            f"{m.entries / max(1.0, m.commits):.1f} entries each, "
+            f"{m.committing * 1000 / max(1.0, m.commits):.2f} ms each")
+
+
+def split(tables: int, computer_share: float) -> tuple[int, int]:
+    computers = round(tables * computer_share)
+    return tables - computers, computers
+
+
+def human_pace(args: argparse.Namespace, folder: Path) -> tuple[Measure, list[Measure]]:
+    """Human pace at ``--tables`` tables, or step by step with ``--ramp``; the measure to
+    report (the most tables under the p99 target, when ramping) and every step's."""
+    steps = [int(s) for s in args.ramp.split(",")] if args.ramp else [args.tables]
+    server = Server(args, folder, "human")
+    clients: Clients | None = None
+    measures: list[Measure] = []
+    try:
+        server.wait_ready()
+        clients = Clients(args.clients, server.port, vars(args))
+        held = 0
+        errors_so_far = 0
+        for step in steps:
+            people, computers = split(step - held, args.computer_share)
+            began = time.monotonic()
+            failed = clients.grow(people, computers, args.setup_timeout)
+            clients.go((2.0, 6.0))
+            print(f"  {step} tables set up in {time.monotonic() - began:.0f} s"
+                  f"{f' ({failed} failed)' if failed else ''}; settling {args.settle:.0f} s",
+                  flush=True)
+            held = step
+            time.sleep(args.settle)
+            m = measure(server, clients, args.seconds, errors_so_far)
+            errors_so_far += m.errors
+            measures.append(m)
+            if args.ramp:
+                print(f"  ramp: {m.tables} tables, {m.sockets} sockets, p50 {m.p50:.1f} ms, "
+                      f"p99 {m.p99:.1f} ms, errors {m.errors}, server RSS {m.rss:.0f} MiB",
+                      flush=True)
+                print(cpu_line(m), flush=True)
+                if not m.p99 < TARGET_P99_MS or m.errors:
+                    break
+        clients.collect("stop")
+    finally:
+        if clients is not None:
+            clients.kill()
+        server.kill()
+    good = [m for m in measures if m.p99 < TARGET_P99_MS and not m.errors]
+    best = max(good, key=lambda m: m.tables) if args.ramp and good else measures[-1]
+    return best, measures
+
+
+def flat_out(args: argparse.Namespace, folder: Path) -> Measure:
+    """200 tables of people that never think: durable moves per second."""
+    server = Server(args, folder, "flat")
+    clients: Clients | None = None
+    try:
+        server.wait_ready()
+        clients = Clients(args.clients, server.port, {**vars(args), "target": args.flat_target})
+        failed = clients.grow(args.flat_tables, 0, args.setup_timeout)
+        if failed:
+            print(f"  {failed} tables failed to set up", flush=True)
+        clients.go((0.0, 0.0))
+        time.sleep(args.flat_settle)
+        m = measure(server, clients, args.flat_seconds, 0)
+        clients.collect("stop")
+    finally:
+        if clients is not None:
+            clients.kill()
+        server.kill()
+    return m
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mode", choices=["human", "flat", "both"], default="both")
+    parser.add_argument("--tables", type=int, default=2000, help="human pace: tables at once")
+    parser.add_argument("--seconds", type=float, default=60.0,
+                        help="human pace: the measured window, per step")
+    parser.add_argument("--settle", type=float, default=10.0,
+                        help="human pace: seconds between the tables' start and the window")
+    parser.add_argument("--ramp", default="",
+                        help="human pace: table counts to step through, e.g. 500,1000,2000; "
+                             "stops at the first step over the p99 target")
+    parser.add_argument("--computer-share", type=float, default=0.2,
+                        help="human pace: the share of tables against computer seats")
+    parser.add_argument("--flat-tables", type=int, default=200)
+    parser.add_argument("--flat-seconds", type=float, default=20.0,
+                        help="flat out: the measured window")
+    parser.add_argument("--flat-settle", type=float, default=5.0)
+    parser.add_argument("--target", type=int, default=100,
+                        help="human pace: points a partnership match is played to")
+    parser.add_argument("--flat-target", type=int, default=500,
+                        help="flat out: points a match is played to (longer matches: fewer "
+                             "tables to open again while measuring)")
+    parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument("--workers", type=int, default=1, help="the server's computer workers")
+    parser.add_argument("--computer-delay", type=float, default=0.5,
+                        help="seconds a computer seat waits before moving")
+    parser.add_argument("--log-level", default="info", help="the server's log level")
+    parser.add_argument("--no-deflate", dest="deflate", action="store_false",
+                        help="clients do not offer permessage-deflate (browsers do)")
+    parser.add_argument("--setup-timeout", type=float, default=900.0)
+    parser.add_argument("--samples", default="",
+                        help="a file: every timed move of each window, as seconds into the "
+                             "window and latency in ms, one a line")
+    parser.add_argument("--profile", default="",
+                        help="a folder: py-spy records the server over each measured window")
+    args = parser.parse_args()
+
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    lines = []
+    with tempfile.TemporaryDirectory(prefix="kabes-load-") as tmp:
+        folder = Path(tmp)
+        if args.mode in ("human", "both"):
+            best, _ = human_pace(args, folder)
+            lines.append(
+                f"human pace: {best.tables} tables, {best.sockets} sockets, "
+                f"p50 {best.p50:.1f} ms, p99 {best.p99:.1f} ms, errors {best.errors}, "
+                f"server RSS {best.rss:.0f} MiB")
+            lines.append(cpu_line(best))
+            if best.error_kinds:
+                lines.append(f"  errors by kind (whole run): {dict(best.error_kinds)}")
+        if args.mode in ("flat", "both"):
+            flat = flat_out(args, folder)
+            lines.append(
+                f"flat out: {flat.moves_per_second:.0f} durable moves per second, "
+                f"p99 {flat.p99:.1f} ms, errors {flat.errors}")
+            lines.append(cpu_line(flat))
+            if flat.error_kinds:
+                lines.append(f"  errors by kind (whole run): {dict(flat.error_kinds)}")
+    print("\n".join(lines), flush=True)
+
+
+if __name__ == "__main__":
+    main()
