@@ -138,9 +138,10 @@ class Match:
         if self.result is not None:
             raise MatchOver("the match is over")
         if hand is None or hand.end is not None:
-            raise MatchOver("no hand is being played: deal the next one")
+            raise MatchOver("no hand is being played: deal the next one", "no_hand")
         if seat is not None and seat != hand.turn:
-            raise NotYourTurn(f"it is seat {hand.turn}'s turn, not seat {seat}'s")
+            raise NotYourTurn(f"it is seat {hand.turn}'s turn, not seat {seat}'s",
+                              facts={"seat": seat, "turn": hand.turn})
         events = hand.apply(move)
         if hand.end is not None:
             events += self._close_hand()

@@ -137,6 +137,22 @@ def error(action_id: str | None, code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "id": action_id, "code": code, "message": message}
 
 
+def refusal(
+    action_id: str | None,
+    code: str,
+    message: str,
+    reason: str | None,
+    facts: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """An ``error`` message, with the engine's ``reason`` and ``facts`` for a refused move
+    (an addition to PROTOCOL.md: clients word the refusal from them)."""
+    out = error(action_id, code, message)
+    if reason is not None:
+        out["reason"] = reason
+        out["facts"] = dict(facts or {})
+    return out
+
+
 def tile_text(tile: Tile) -> str:
     """A tile as the wire writes it: ``a-b``, low half first."""
     return str(tile)
