@@ -167,8 +167,9 @@ class Haitian(Rules):
         seat = self._winning_seat(state, end)
         if end.ending is Ending.BLOCKED:
             seat, rule, lowest = self._block_winner(state, end)
+            # ``count`` is the lowest hand's, which the blocker's team need not hold.
             facts: dict[str, Any] = {
-                "seat": seat, "party": state.party(seat), "count": counts[seat]
+                "seat": seat, "party": state.party(seat), "count": min(counts)
             }
             if rule != ex.LOWEST_HAND_WINS:
                 facts["seats"] = lowest
