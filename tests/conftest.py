@@ -1,4 +1,7 @@
-"""Shared helpers for the rule tests: crafted deals, scripted play, whole hands.
+"""Shared helpers for the rule tests: crafted deals, scripted play, whole hands; and the
+``server`` fixture of tests/server (kept here: a second ``conftest`` module there would take
+this one's place in ``sys.modules`` when the whole suite runs, and break ``from conftest
+import``).
 
 A deal is written as one string of tiles per seat (``"6-6 6-5 0-0"``); the stock is the rest
 of the set, with the tiles named in ``stock`` drawn first and every other tile after them in
@@ -7,8 +10,11 @@ ascending order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from kabes.events import Event
 from kabes.match import Match
@@ -163,3 +169,12 @@ def with_counts(record: Mapping[str, Any]) -> dict[str, Any]:
         if hand.get("result") is not None:
             hand["result"] = {**hand["result"], "counts": counts}
     return out
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Any]:
+    """For tests/server: the real app on a temporary SQLite store, with a fake clock."""
+    from harness import running, sqlite_url  # tests/server/harness.py, on the path there
+
+    async with running(sqlite_url(tmp_path)) as srv:
+        yield srv
