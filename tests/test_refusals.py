@@ -177,3 +177,9 @@ def test_refused_a_tile_that_does_not_match_the_train_says_does_not_fit_train():
     match, _ = train_start(["12-12 11-12 10-11 9-12", "10-12 9-10"])
     reason, facts = refused(match, "11-10@0")
     assert (reason, facts) == ("does_not_fit_train", {"tile": "10-11", "train": "0", "end": 12})
+
+
+def test_refused_an_end_named_on_trains_says_no_such_train():
+    match, _ = train_start(["12-12 11-12 10-12", ""])
+    reason, facts = refused(match, "12-11@L")
+    assert (reason, facts) == ("no_such_train", {"tile": "11-12", "train": "L", "players": 2})

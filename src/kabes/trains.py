@@ -271,7 +271,7 @@ class TrainHand:
         facts: dict[str, Any] = {"tile": str(tile), "train": at}
         if at == PUBLIC and self.public is None:
             raise IllegalMove("this table plays without a public train", "no_public_train", facts)
-        if at != PUBLIC and int(at) >= self.players:
+        if at != PUBLIC and (not at.isdigit() or int(at) >= self.players):
             raise IllegalMove(f"there is no train {at}: seats go from 0 to {self.players - 1}",
                               "no_such_train", {**facts, "players": self.players})
         if at not in self.places(seat):
