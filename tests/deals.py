@@ -142,3 +142,24 @@ TONBE_4P_SCRIPT = (
 )
 """Seat 1 (6-6) leads and goes out with 4-6 on ends 6 and 3 (a TONBE).
 Left: seat 0 2-2 2-4 4-5 (19), seat 2 0-0 0-2 2-3 3-3 (13), seat 3 0-4 2-5 4-4 5-5 (29)."""
+
+
+def with_counts(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A record whose hand results gain ``counts``, worked out here from the hands shown
+    face up at each hand's end (the shared example records were written without them)."""
+    from kabes.events import HandEnded
+    from kabes.records import replay
+
+    shown: list[list[int]] = []
+
+    def note(events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, HandEnded):
+                shown.append([sum(t.low + t.high for t in hand) for hand in event.hands])
+
+    replay(record, note)
+    out = {**record, "hands": [dict(h) for h in record["hands"]]}
+    for hand, counts in zip(out["hands"], shown, strict=False):
+        if hand.get("result") is not None:
+            hand["result"] = {**hand["result"], "counts": counts}
+    return out

@@ -11,6 +11,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from deals import with_counts
 from kabes.ai import Beginner, Expert
 from kabes.cli.app import app
 from kabes.cli.play import HUMAN, Command, TerminalGame, read_input
@@ -173,7 +174,7 @@ def test_replay_json_prints_every_result_of_an_example_record() -> None:
     result = runner.invoke(app, ["replay", str(path), "--json"])
     assert result.exit_code == 0, result.output
     printed = json.loads(result.output)
-    given = json.loads(path.read_text())
+    given = with_counts(json.loads(path.read_text()))
     assert [h["result"] for h in printed["hands"]] == [h["result"] for h in given["hands"]]
     assert printed["result"] == given["result"]
 

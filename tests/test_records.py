@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from deals import with_counts
 from kabes.errors import BadRecord
 from kabes.match import Match
 from kabes.moves import TIMEOUT, parse_move
@@ -36,6 +37,7 @@ HAND_RESULT_FIELDS = {
     "scores",
     "leader",
     "next_leader",
+    "counts",
 }
 MATCH_RESULT_FIELDS = {"finished", "winners", "scores", "kochon"}
 
@@ -154,8 +156,9 @@ def test_example_copies_match_the_shared_records(name: str) -> None:
 
 @pytest.mark.parametrize("name", RECORD_NAMES)
 def test_replay_prints_the_same_results(name: str) -> None:
-    """filled() gives exactly the record as the file holds it: same results, same fields."""
-    record = load(name)
+    """filled() gives exactly the record as the file holds it: same results, same fields,
+    and each hand's ``counts`` (which the example files leave out)."""
+    record = with_counts(load(name))
     out = filled(record)
     assert set(out) == set(record)
     assert out["result"] == record["result"]
@@ -172,7 +175,7 @@ def test_replay_prints_the_same_results(name: str) -> None:
 @pytest.mark.parametrize("name", RECORD_NAMES)
 def test_results_are_computed_not_copied_from_the_file(name: str) -> None:
     """With every result taken out (or made wrong), the replay still prints the file's."""
-    record = load(name)
+    record = with_counts(load(name))
     out = filled(stripped(record))
     assert out == record
 
@@ -202,7 +205,8 @@ def test_written_orientation_of_a_played_tile_does_not_matter(name: str) -> None
     assert changed > 0
     out = filled(flipped)
     assert out["result"] == record["result"]
-    assert [h["result"] for h in out["hands"]] == [h["result"] for h in record["hands"]]
+    want = with_counts(record)
+    assert [h["result"] for h in out["hands"]] == [h["result"] for h in want["hands"]]
 
 
 @pytest.mark.parametrize("name", RECORD_NAMES)
@@ -222,8 +226,9 @@ def test_end_may_be_left_out_where_only_one_place_fits(name: str) -> None:
             short["hands"][number - 1]["moves"][index] = text.partition("@")[0]
             dropped += 1
     assert dropped > 0
+    counted = with_counts(record)
     assert filled(short)["hands"] == [
-        {**h, "moves": s["moves"]} for h, s in zip(record["hands"], short["hands"], strict=True)
+        {**h, "moves": s["moves"]} for h, s in zip(counted["hands"], short["hands"], strict=True)
     ]
     assert filled(short)["result"] == record["result"]
 
@@ -270,8 +275,9 @@ def test_a_hand_cut_short_has_no_result(name: str) -> None:
     moves = short["hands"][cut]["moves"]
     short["hands"][cut]["moves"] = moves[: len(moves) // 2]
     out = filled(stripped(short))
+    counted = with_counts(record)
     for number in range(cut):
-        assert out["hands"][number]["result"] == record["hands"][number]["result"]
+        assert out["hands"][number]["result"] == counted["hands"][number]["result"]
     assert out["hands"][cut]["result"] is None
     assert out["result"]["finished"] is False
     assert out["result"]["winners"] == []
@@ -299,7 +305,8 @@ def test_complete_hands_of_an_unfinished_match() -> None:
     record = load("haitian-2.json")
     record["hands"] = record["hands"][:4]
     out = filled(stripped(record))
-    assert [h["result"] for h in out["hands"]] == [h["result"] for h in record["hands"]]
+    want = with_counts(record)
+    assert [h["result"] for h in out["hands"]] == [h["result"] for h in want["hands"]]
     assert out["result"]["finished"] is False
     assert out["result"]["winners"] == []
     assert out["result"]["scores"] == record["hands"][3]["result"]["scores"]

@@ -400,5 +400,5 @@ def test_a_tile_sent_to_a_line_end_is_refused_naming_the_trains() -> None:
     assert hand is not None and hand.turn is not None
     tile = hand.hands[hand.turn][0]
     for end in ("L", "R"):
-        with pytest.raises(IllegalMove, match="goes on a train"):
+        with pytest.raises(IllegalMove, match="there is no train"):
             match.apply(None, parse_move(f"{tile}@{end}", 12))

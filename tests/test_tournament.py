@@ -49,11 +49,11 @@ def test_wilson_interval_of_known_proportions() -> None:
 
 
 def test_a_blocked_mexican_round_is_won_by_the_lowest_penalty() -> None:
-    blocked = HandResult(Ending.BLOCKED, None, False, None, (12, 30), (12, 30), 0, None)
+    blocked = HandResult(Ending.BLOCKED, None, False, None, (12, 30), (12, 30), 0, None, (12, 30))
     assert _hand_winner(blocked, penalties=True) == 0
-    tie = HandResult(Ending.BLOCKED, None, False, None, (12, 12), (12, 12), 0, None)
+    tie = HandResult(Ending.BLOCKED, None, False, None, (12, 12), (12, 12), 0, None, (12, 12))
     assert _hand_winner(tie, penalties=True) is None
-    plaza_tie = HandResult(Ending.BLOCKED, None, False, None, (0, 0), (5, 5), 0, 1)
+    plaza_tie = HandResult(Ending.BLOCKED, None, False, None, (0, 0), (5, 5), 0, 1, (9, 9))
     assert _hand_winner(plaza_tie, penalties=False) is None
 
 

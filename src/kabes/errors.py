@@ -2,9 +2,17 @@
 
 Every refusal names the problem; raising one of these never leaves a match half-changed,
 because the engine checks a move completely before it changes anything.
+
+Beyond its English ``message``, a refusal carries a stable ``reason`` (finer than the class's
+``code``: ``not_held``, ``does_not_fit``, ``say_which_end``...) and its ``facts`` as JSON values
+(the tile written ``a-b``, the ends, the places it would fit, whose turn it is), so that every
+client can word it in its own language and notation. The reasons and their facts are listed
+in docs/rules.md.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class KabesError(Exception):
@@ -12,9 +20,15 @@ class KabesError(Exception):
 
     code = "error"
 
-    def __init__(self, message: str) -> None:
+    def __init__(
+        self, message: str, reason: str | None = None, facts: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.reason = reason or self.code
+        """A stable name for what exactly was refused (the class's ``code`` if no finer)."""
+        self.facts: dict[str, Any] = dict(facts or {})
+        """The refusal's facts, JSON values only."""
 
 
 class BadTile(KabesError):

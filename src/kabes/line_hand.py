@@ -11,6 +11,7 @@ passing in turn.
 from __future__ import annotations
 
 from bisect import insort
+from typing import Any
 
 from kabes.errors import IllegalMove, MatchOver
 from kabes.events import Drew, DrewCount, Event, Passed, Played
@@ -80,7 +81,7 @@ class LineHand:
         """The first tile of the hand, in hand order, that fits, on the first end that fits."""
         moves = self.legal_moves()
         if not moves:
-            raise MatchOver("the hand is over: nobody is to play")
+            raise MatchOver("the hand is over: nobody is to play", "hand_over")
         return moves[0]
 
     def apply(self, move: Move) -> list[Event]:
@@ -139,35 +140,46 @@ class LineHand:
         return other
 
     def _resolve(self, move: Move) -> tuple[Play, bool]:
-        """The full play ``move`` stands for, and whether the table chose it; or a refusal."""
+        """The full play ``move`` stands for, and whether the table chose it; or a refusal
+        with its reason and facts (see kabes.errors)."""
         if self.turn is None:
-            raise MatchOver("the hand is over: nobody is to play")
+            raise MatchOver("the hand is over: nobody is to play", "hand_over")
         if isinstance(move, Timeout):
             return self.timeout_move(), True
-        tile = move.tile
-        if tile not in self.hands[self.turn]:
-            raise IllegalMove(f"seat {self.turn} does not hold {tile}")
+        seat, tile = self.turn, move.tile
+        if tile not in self.hands[seat]:
+            raise IllegalMove(
+                f"seat {seat} does not hold {tile}", "not_held", {"seat": seat, "tile": str(tile)}
+            )
         line = self.line
         if line is None:
             if move.at is not None:
-                raise IllegalMove(f"{move}: the lead is a bare tile, with no end")
+                raise IllegalMove(f"{move}: the lead is a bare tile, with no end",
+                                  "lead_has_no_end", {"tile": str(tile), "at": move.at})
             if self.forced_lead is not None and tile is not self.forced_lead:
-                raise IllegalMove(f"this hand must be led with {self.forced_lead}, not {tile}")
+                raise IllegalMove(f"this hand must be led with {self.forced_lead}, not {tile}",
+                                  "must_lead", {"tile": str(tile), "forced": str(self.forced_lead)})
             first = move.first if move.first is not None and tile.has(move.first) else tile.low
             return Play(tile, None, first), False
         fitting = [end for end in ENDS if line.fits(tile, end)]
+        facts: dict[str, Any] = {"tile": str(tile), "ends": [line.left, line.right]}
         if not fitting:
-            raise IllegalMove(f"{tile} fits neither end ({line.left} and {line.right})")
+            raise IllegalMove(f"{tile} fits neither end ({line.left} and {line.right})",
+                              "does_not_fit", facts)
+        facts["fits"] = fitting
         end = move.at
         if end is None:
             if len(fitting) == 2 and line.left != line.right:
-                raise IllegalMove(f"{tile} fits both ends: say which, {tile}@L or {tile}@R")
+                raise IllegalMove(f"{tile} fits both ends: say which, {tile}@L or {tile}@R",
+                                  "say_which_end", facts)
             end = fitting[0]
         elif end not in ENDS:
-            raise IllegalMove(f"{move}: a tile goes on the left (@L) or the right (@R) end")
+            raise IllegalMove(f"{move}: a tile goes on the left (@L) or the right (@R) end",
+                              "no_such_end", {**facts, "at": end})
         elif end not in fitting:
             side, number = ("left", line.left) if end == LEFT else ("right", line.right)
-            raise IllegalMove(f"{tile} does not fit the {side} end, which shows {number}")
+            raise IllegalMove(f"{tile} does not fit the {side} end, which shows {number}",
+                              "wrong_end", {**facts, "end": end, "shows": number})
         return Play(tile, end, _written_first(line, tile, end)), False
 
     def _advance(self, seat: int) -> list[Event]:

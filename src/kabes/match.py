@@ -8,19 +8,20 @@ clock, no I/O; same deals and same moves give the same match, always.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 from typing import Any
 
 from kabes.errors import BadOptions, BadRecord, MatchOver, NotYourTurn
 from kabes.events import Dealt, Event, HandEnded, HandStarted, LeadDrawn, LeaderChosen, MatchEnded
+from kabes.explain import Explanation
 from kabes.hand import Hand
 from kabes.line_hand import LineHand
 from kabes.moves import Move
 from kabes.options import changed_options, check_options
 from kabes.results import HandResult, MatchResult
 from kabes.rules import MatchState, Rules, get_rules
-from kabes.tiles import Tile, full_set
+from kabes.tiles import Tile, count, full_set
 
 
 @dataclass(slots=True)
@@ -32,6 +33,9 @@ class HandLog:
     leader: int | None
     moves: list[str]
     result: HandResult | None = None
+    explanation: Explanation | None = None
+    """How the result follows from the hand's end (kabes.explain); with the match's
+    winners when this hand ended the match."""
 
 
 class Match:
@@ -60,6 +64,8 @@ class Match:
         self.hand: Hand | None = None
         self.log: list[HandLog] = []
         self.result: MatchResult | None = None
+        self.explanation: Explanation = ()
+        """Why the match was won by its winners (kabes.explain), once it is over."""
 
     @property
     def variant(self) -> str:
@@ -132,9 +138,10 @@ class Match:
         if self.result is not None:
             raise MatchOver("the match is over")
         if hand is None or hand.end is not None:
-            raise MatchOver("no hand is being played: deal the next one")
+            raise MatchOver("no hand is being played: deal the next one", "no_hand")
         if seat is not None and seat != hand.turn:
-            raise NotYourTurn(f"it is seat {hand.turn}'s turn, not seat {seat}'s")
+            raise NotYourTurn(f"it is seat {hand.turn}'s turn, not seat {seat}'s",
+                              facts={"seat": seat, "turn": hand.turn})
         events = hand.apply(move)
         if hand.end is not None:
             events += self._close_hand()
@@ -148,7 +155,7 @@ class Match:
         if not self.options.open_ended:
             raise BadOptions(f"only an open-ended table can be finished early ({self.variant})")
         winners = self.rules.finish_winners(self.state)
-        return self._conclude(winners)
+        return self._conclude(winners, finished=True)
 
     def current_result(self) -> MatchResult:
         """The match result so far: final once over, else unfinished with the scores."""
@@ -161,6 +168,7 @@ class Match:
         assert hand is not None and hand.end is not None
         end = hand.end
         state = self.state
+        before = replace(state, scores=list(state.scores), hand_wins=list(state.hand_wins))
         scored = self.rules.score(state, end)
         state.scores = list(scored.scores)
         state.hands_played += 1
@@ -178,14 +186,21 @@ class Match:
             scored.scores,
             end.leader,
             next_leader,
+            tuple(count(h) for h in end.hands),
         )
-        self.log[-1].result = result
+        last = hand.played[-1][1].tile if hand.played else None
+        steps = self.rules.explain(before, end, scored, next_leader, last)
+        log = self.log[-1]
+        log.result = result
         events: list[Event] = [HandEnded(result, end.hands)]
         if winners is not None:
             events += self._conclude(winners)
+            steps += self.explanation
+        log.explanation = tuple(steps)
         return events
 
-    def _conclude(self, winners: tuple[int, ...]) -> list[Event]:
+    def _conclude(self, winners: tuple[int, ...], finished: bool = False) -> list[Event]:
+        self.explanation = tuple(self.rules.winner_steps(self.state, winners, finished))
         kochon = self.rules.kochon(self.state, winners)
         self.result = MatchResult(True, winners, tuple(self.state.scores), kochon)
         return [MatchEnded(self.result)]

@@ -62,11 +62,12 @@ def parse_move(text: str, top: int = MAX_PIPS) -> Move:
         return TIMEOUT
     tile_text, sep, at = raw.partition("@")
     if sep and at not in (LEFT, RIGHT, PUBLIC) and not _is_train(at):
-        raise BadMove(f"{text!r}: after @ comes L, R, a train 0-7 or M")
+        raise BadMove(f"{text!r}: after @ comes L, R, a train 0-7 or M", "unreadable",
+                      {"move": text, "at": at})
     try:
         tile = parse_tile(tile_text, top)
     except BadTile as err:
-        raise BadMove(f"{text!r}: {err.message}") from None
+        raise BadMove(f"{text!r}: {err.message}", "unreadable", {"move": text}) from None
     first = int(tile_text.split("-")[0])
     return Play(tile, at if sep else None, first)
 

@@ -3,13 +3,17 @@
 A record holds the variant, seat count, options that differ from the defaults, and per hand
 the deal, the stock in draw order, the leader where chance picked it, and the moves. Replaying
 it rebuilds the match exactly; every ``result`` is computed, never trusted from the file. A
-record that breaks a rule is refused with an error naming the hand, the move and why.
+record that breaks a rule is refused with an error naming the hand, the move and why. A result
+stored in the file is checked against the computed one (:func:`disagreements`): each field
+that differs is reported, with the stored and the computed value; a field the file leaves out
+(such as ``counts`` in older records) is not a disagreement.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -118,6 +122,52 @@ def filled(record: Mapping[str, Any]) -> dict[str, Any]:
         "hands": hands,
         "result": match.current_result().to_json(),
     }
+
+
+@dataclass(frozen=True, slots=True)
+class Disagreement:
+    """A stored result field that the rules do not give: where, which, and both values.
+
+    ``hand`` is the hand's number (1 for the first), or None for the record's own result;
+    ``field`` is ``result`` when the whole result is at odds (stored for a hand that never
+    ended, or not an object)."""
+
+    hand: int | None
+    field: str
+    stored: Any
+    computed: Any
+
+    def __str__(self) -> str:
+        where = "the match result" if self.hand is None else f"hand {self.hand}"
+        stored, computed = json.dumps(self.stored), json.dumps(self.computed)
+        return f"{where}, {self.field}: the record says {stored}, the rules give {computed}"
+
+
+ABSENT = "(absent)"
+"""The computed value shown for a stored field that no result has."""
+
+
+def disagreements(record: Mapping[str, Any], computed: Mapping[str, Any]) -> list[Disagreement]:
+    """Every field of a result stored in ``record`` that differs from ``computed`` (the
+    record as :func:`filled` returns it). Fields the record leaves out are not compared."""
+    out: list[Disagreement] = []
+    pairs: list[tuple[int | None, Any, Any]] = [
+        (number, given.get("result"), done["result"])
+        for number, (given, done) in enumerate(zip(record["hands"], computed["hands"],
+                                                   strict=True), 1)
+    ]
+    pairs.append((None, record.get("result"), computed["result"]))
+    for hand, stored, rules in pairs:
+        if stored is None:
+            continue
+        if not isinstance(stored, dict) or rules is None:
+            out.append(Disagreement(hand, "result", stored, rules))
+            continue
+        for key, value in stored.items():
+            want = rules.get(key, ABSENT)
+            if value != want:
+                out.append(Disagreement(hand, key, value, want))
+    return out
 
 
 def to_record(match: Match) -> dict[str, Any]:

@@ -50,6 +50,9 @@ class HandResult:
     scores: tuple[int, ...]
     leader: int
     next_leader: int | None
+    counts: tuple[int, ...]
+    """The pips left in each seat's hand when the hand ended, per seat (tile values: 0-0
+    counts 0 here even where the variant's scoring makes it cost 50)."""
 
     def to_json(self) -> dict[str, Any]:
         """The record form of this result."""
@@ -62,6 +65,7 @@ class HandResult:
             "scores": list(self.scores),
             "leader": self.leader,
             "next_leader": self.next_leader,
+            "counts": list(self.counts),
         }
 
 

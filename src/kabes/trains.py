@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from bisect import insort
 from dataclasses import dataclass, field
+from typing import Any, NoReturn
 
 from kabes.errors import IllegalMove, MatchOver
 from kabes.events import Drew, DrewCount, EngineSet, Event, MarkerChanged, Passed, Played
-from kabes.moves import LEFT, PUBLIC, RIGHT, Move, Play, Timeout
+from kabes.moves import PUBLIC, Move, Play, Timeout
 from kabes.results import Ending, HandEnd
 from kabes.tiles import Tile
 
@@ -124,7 +125,7 @@ class TrainHand:
         """The first tile, ascending, that fits a place the player may use, on the first place."""
         moves = self.legal_moves()
         if not moves:
-            raise MatchOver("the round is over: nobody is to play")
+            raise MatchOver("the round is over: nobody is to play", "hand_over")
         return moves[0]
 
     def apply(self, move: Move) -> list[Event]:
@@ -228,47 +229,66 @@ class TrainHand:
         return tile
 
     def _resolve(self, move: Move) -> tuple[Play, bool]:
-        """The full play ``move`` stands for, and whether the table chose it; or a refusal."""
+        """The full play ``move`` stands for, and whether the table chose it; or a refusal
+        with its reason and facts (see kabes.errors)."""
         seat = self.turn
         if seat is None:
-            raise MatchOver("the round is over: nobody is to play")
+            raise MatchOver("the round is over: nobody is to play", "hand_over")
         if isinstance(move, Timeout):
             return self.timeout_move(), True
         tile = move.tile
         if tile not in self.hands[seat]:
-            raise IllegalMove(f"seat {seat} does not hold {tile}")
+            raise IllegalMove(
+                f"seat {seat} does not hold {tile}", "not_held", {"seat": seat, "tile": str(tile)}
+            )
         if self.drawn_tile is not None and tile is not self.drawn_tile:
-            raise IllegalMove(f"after drawing, only the drawn tile {self.drawn_tile} may be played")
+            raise IllegalMove(
+                f"after drawing, only the drawn tile {self.drawn_tile} may be played",
+                "only_drawn_tile", {"tile": str(tile), "drawn": str(self.drawn_tile)},
+            )
         places = self.places(seat)
         fitting = [p for p in places if tile.has(self.train(p).end)]
         at = move.at
         if at is None:
             if not fitting:
                 ends = ", ".join(f"{p} ends in {self.train(p).end}" for p in places)
-                raise IllegalMove(f"{tile} fits no train you may play on ({ends})")
+                facts = {"tile": str(tile),
+                         "places": [{"train": p, "end": self.train(p).end} for p in places]}
+                raise IllegalMove(f"{tile} fits no train you may play on ({ends})",
+                                  "fits_no_train", facts)
             if len(fitting) > 1:
                 where = ", ".join(fitting)
                 example = f"{tile}@{fitting[0]}"
-                raise IllegalMove(f"{tile} fits trains {where}: say which, like {example}")
+                raise IllegalMove(f"{tile} fits trains {where}: say which, like {example}",
+                                  "say_which_train", {"tile": str(tile), "fits": fitting})
             at = fitting[0]
         elif at not in fitting:
-            raise IllegalMove(self._why_not(seat, tile, at))
+            self._refuse(seat, tile, at)
         return Play(tile, at, self.train(at).end), False
 
-    def _why_not(self, seat: int, tile: Tile, at: str) -> str:
+    def _refuse(self, seat: int, tile: Tile, at: str) -> NoReturn:
+        """Why ``tile`` may not go on train ``at``, as an IllegalMove with its reason."""
+        facts: dict[str, Any] = {"tile": str(tile), "train": at}
         if at == PUBLIC and self.public is None:
-            return "this table plays without a public train"
-        if at in (LEFT, RIGHT):
-            return f"in Mexican Train a tile goes on a train (a seat number or M), not on {at}"
-        if at != PUBLIC and int(at) >= self.players:
-            return f"there is no train {at}: seats go from 0 to {self.players - 1}"
+            raise IllegalMove("this table plays without a public train", "no_public_train", facts)
+        if at != PUBLIC and (not at.isdigit() or int(at) >= self.players):
+            raise IllegalMove(f"there is no train {at}: seats go from 0 to {self.players - 1}",
+                              "no_such_train", {**facts, "players": self.players})
         if at not in self.places(seat):
             if not self.first_turn_done[seat]:
-                return "in the first round of turns you play only on your own train"
+                raise IllegalMove("in the first round of turns you play only on your own train",
+                                  "own_train_first_round", {**facts, "own": str(seat)})
             if self.open_double is not None:
-                return f"the double on train {self.open_double} must be satisfied first"
-            return f"train {at} is not marked: you may not play on it"
-        return f"{tile} does not fit train {at}, which ends in {self.train(at).end}"
+                raise IllegalMove(
+                    f"the double on train {self.open_double} must be satisfied first",
+                    "double_open", {**facts, "double_train": self.open_double,
+                                    "end": self.train(self.open_double).end},
+                )
+            raise IllegalMove(f"train {at} is not marked: you may not play on it",
+                              "not_your_train", facts)
+        end = self.train(at).end
+        raise IllegalMove(f"{tile} does not fit train {at}, which ends in {end}",
+                          "does_not_fit_train", {**facts, "end": end})
 
     def _finish(self, ending: Ending, seat: int) -> None:
         hands = tuple(tuple(h) for h in self.hands)

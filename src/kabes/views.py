@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kabes.errors import BadOptions
+from kabes.explain import Explanation
 from kabes.hand import Hand
 from kabes.line_hand import LineHand
 from kabes.match import Match
@@ -85,6 +86,8 @@ class View:
     revealed: tuple[tuple[Tile, ...], ...] | None
     """Every hand face up, once the hand is over."""
     last_result: HandResult | None
+    last_explanation: Explanation | None
+    """How the last hand's result follows from its end (kabes.explain), once it is over."""
     match_result: MatchResult | None
 
     @property
@@ -137,6 +140,7 @@ def view(match: Match, seat: int) -> View:
         empty_passes=0 if trains is None else trains.empty_passes,
         revealed=_face_up(hand),
         last_result=match.log[-1].result if match.log else None,
+        last_explanation=match.log[-1].explanation if match.log else None,
         match_result=match.result,
     )
 

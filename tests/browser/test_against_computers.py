@@ -6,9 +6,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from browsing import register, shot
 from play import drag_play, my_turn, wait_played
-
-from conftest import register, shot
 
 
 def test_haitian_against_three_computers_by_dragging(

@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browsing import register, shot, start_server
 from play import PLAYABLE, my_turn, tap_play, wait_played
-
-from conftest import register, shot, start_server
 
 TURN = 20
 

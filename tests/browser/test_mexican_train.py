@@ -7,9 +7,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from browsing import register, shot
 from play import PLAYABLE, my_turn
-
-from conftest import register, shot
 
 NAMES = ["Roselène", "Mireille", "Jean"]
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from browsing import register, shot
 from play import my_turn, tap_play, wait_played
-
-from conftest import register, shot
 
 NAMES = ["Roselène", "Mireille", "Jean", "Ana"]
 

@@ -11,9 +11,8 @@ import time
 import urllib.request
 from typing import Any
 
+from browsing import PHONE, SHOTS, register, shot
 from play import PLAYABLE, my_turn, tap_play, wait_played
-
-from conftest import PHONE, SHOTS, register, shot
 
 
 def hand(page: Any) -> list[str]:

@@ -16,11 +16,10 @@ import sys
 from typing import Any
 
 import pytest
+from browsing import DESKTOP, PHONE, ROOT, shot
 from checks import axe_violations, layout_problems, shown_keys
 from helpers import fake_table
 from states import play_until, state, summary
-
-from conftest import DESKTOP, PHONE, ROOT, shot
 
 LANGS = ["ht", "en", "fr", "es", "pt", "no"]
 I18N = ROOT / "src" / "kabes" / "web" / "i18n"

@@ -539,7 +539,7 @@ def check_everything_kept(table: Table, record: dict[str, Any]) -> None:
             if view["last_hand"] is not None:
                 told.append(view["last_hand"]["result"])
             for result in told:
-                announced = {k: v for k, v in result.items() if k != "counts"}
+                announced = result  # counts included: the record carries them too
                 assert announced == results[number - 1], (
                     f"{where}: hand {number} announced {announced}, replays to "
                     f"{results[number - 1]}")

@@ -571,7 +571,7 @@ async def check_record(run: Run) -> None:
                 continue
             for said in message["events"]:
                 if said["kind"] == "hand_ended":
-                    result = {k: v for k, v in said["result"].items() if k != "counts"}
+                    result = said["result"]  # counts included: the record carries them too
                     number = message["view"]["hand_number"]
                     assert announced_hands.setdefault(number, result) == result
             if message["view"]["result"] is not None:

@@ -25,7 +25,7 @@ from kabes.ai import DEFAULT_BUDGET
 from kabes.cli.play import parse_option, start_game
 from kabes.cli.replay import show_replay
 from kabes.errors import KabesError
-from kabes.records import filled, load_record
+from kabes.records import disagreements, filled, load_record
 from kabes.rules import VARIANTS, get_rules
 from kabes.tournament import Setup, run
 
@@ -164,16 +164,25 @@ def replay(
         bool, typer.Option("--json", help="Print the record with every result filled in.")
     ] = False,
 ) -> None:
-    """Show a game record hand by hand, or print it with its results (--json)."""
+    """Show a game record hand by hand, or print it with its results (--json). A stored
+    result that the rules contradict is reported (on standard error) and the exit status
+    is 3; an unreadable or illegal record exits with 2."""
+    err_console = Console(stderr=True)
     try:
         record = load_record(file)
+        computed = filled(record)
         if as_json:
-            sys.stdout.write(json.dumps(filled(record), indent=1, ensure_ascii=False) + "\n")
+            sys.stdout.write(json.dumps(computed, indent=1, ensure_ascii=False) + "\n")
         else:
             show_replay(record, Console())
     except KabesError as err:
-        Console(stderr=True).print(f"[red]{err.message}[/red]")
+        err_console.print(f"[red]{err.message}[/red]")
         raise typer.Exit(2) from None
+    wrong = disagreements(record, computed)
+    for line in wrong:
+        err_console.print(str(line), style="red", markup=False, highlight=False, soft_wrap=True)
+    if wrong:
+        raise typer.Exit(3)
 
 
 def progress_reporter(

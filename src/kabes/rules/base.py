@@ -12,9 +12,11 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from random import Random
 
+from kabes import explain as ex
+from kabes.explain import Step, step
 from kabes.hand import Hand
 from kabes.options import Options, OptionSpec
-from kabes.results import HandEnd
+from kabes.results import Ending, HandEnd
 from kabes.tiles import Tile, count, full_set
 
 
@@ -116,6 +118,73 @@ class Rules(ABC):
     def kochon(self, state: MatchState, winners: tuple[int, ...]) -> bool:
         """Whether the match was won while the other side was still at zero."""
         return False
+
+    # -- explanations (kabes.explain): the same rules as above, told as steps -----------------
+
+    def explain(
+        self,
+        state: MatchState,
+        end: HandEnd,
+        scored: Scored,
+        next_leader: int | None,
+        last: Tile | None,
+    ) -> list[Step]:
+        """How a hand's points follow from its end, as steps: the ending, the counts, the
+        variant's scoring, who leads next. ``state`` is the match as it was before this hand
+        was scored; ``last`` the last tile played (None if no tile was)."""
+        counts = [count(h) for h in end.hands]
+        steps = self.ending_steps(state, end, last)
+        steps.append(step(ex.COUNTS, counts=counts, totals=party_counts(state, end.hands)))
+        steps += self.scoring_steps(state, end, scored, counts)
+        if next_leader is not None:
+            steps += self.leader_steps(state, end, scored, next_leader, counts)
+        return steps
+
+    def ending_steps(self, state: MatchState, end: HandEnd, last: Tile | None) -> list[Step]:
+        """Who went out (with which tile, and whether it was a capicú), or who blocked."""
+        party = state.party(end.seat)
+        if end.ending is Ending.BLOCKED:
+            return [step(ex.BLOCKED, seat=end.seat, party=party)]
+        steps = [step(ex.WENT_OUT, seat=end.seat, party=party, tile=last)]
+        if end.capicu:
+            steps.append(step(ex.CAPICU, seat=end.seat, tile=last))
+        return steps
+
+    @abstractmethod
+    def scoring_steps(
+        self, state: MatchState, end: HandEnd, scored: Scored, counts: list[int]
+    ) -> list[Step]:
+        """Who won the hand and why, which hands were counted for whom, bonuses, penalties."""
+
+    @abstractmethod
+    def leader_steps(
+        self, state: MatchState, end: HandEnd, scored: Scored, leader: int, counts: list[int]
+    ) -> list[Step]:
+        """Who leads the next hand, and by which rule."""
+
+    def winner_steps(
+        self, state: MatchState, winners: tuple[int, ...], finished: bool
+    ) -> list[Step]:
+        """Why the match is won by ``winners``: the target reached, or (``finished`` by the
+        host, or after its last hand) the best score; kochon where it applies."""
+        steps: list[Step] = []
+        if finished:
+            steps.append(step(ex.FINISHED_BY_HOST))
+        target = state.options.target
+        if target is not None and not finished:
+            party = winners[0]
+            steps.append(
+                step(ex.TARGET_REACHED, party=party, score=state.scores[party], target=target)
+            )
+        elif self.penalties(state.players):
+            steps.append(step(ex.LOWEST_TOTAL, total=min(state.scores), parties=winners))
+        else:
+            steps.append(step(ex.HIGHEST_SCORE, score=max(state.scores), parties=winners))
+        steps.append(step(ex.MATCH_WON, winners=winners))
+        if self.kochon(state, winners):
+            losers = [p for p in range(state.parties) if p not in winners]
+            steps.append(step(ex.KOCHON, winners=winners, at_zero=losers))
+        return steps
 
     def deal(self, rng: Random, players: int) -> tuple[list[list[Tile]], list[Tile]]:
         """Shuffle the set and deal; what is left is the stock, in draw order."""

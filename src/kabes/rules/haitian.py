@@ -14,6 +14,10 @@ the losing team back to 0.
 
 from __future__ import annotations
 
+from typing import Any
+
+from kabes import explain as ex
+from kabes.explain import Step, step
 from kabes.line_hand import LineHand
 from kabes.options import Options, OptionSpec, flag
 from kabes.results import Ending, HandEnd
@@ -128,11 +132,97 @@ class Haitian(Rules):
         """Who went out; after a BLÒK, the lowest hand (see RULES.md for the ties)."""
         if end.ending is Ending.DOMINO:
             return end.seat
+        return self._block_winner(state, end)[0]
+
+    def _block_winner(self, state: MatchState, end: HandEnd) -> tuple[int, str, list[int]]:
+        """After a BLÒK: the winning seat, the rule that chose it (a step code), and the
+        seats holding the lowest hand."""
         counts = [count(h) for h in end.hands]
         low = min(counts)
         lowest = [s for s in range(state.players) if counts[s] == low]
+        if len(lowest) == 1:
+            return lowest[0], ex.LOWEST_HAND_WINS, lowest
         if self.teams and len({state.party(s) for s in lowest}) == 2:
-            return end.seat
+            return end.seat, ex.TIE_ACROSS_TEAMS_BLOCKER, lowest
         if end.seat in lowest:
-            return end.seat
-        return next(s for s in after(end.seat, state.players) if s in lowest)
+            return end.seat, ex.TIE_BLOCKER_WINS, lowest
+        seat = next(s for s in after(end.seat, state.players) if s in lowest)
+        return seat, ex.TIE_FIRST_AFTER_BLOCKER, lowest
+
+    # -- explanations -------------------------------------------------------------------------
+
+    def ending_steps(self, state: MatchState, end: HandEnd, last: Tile | None) -> list[Step]:
+        """The common ending, then its Haitian name: TONBE, 2 KABÈS or BLÒK."""
+        name = BLOK if end.ending is Ending.BLOCKED else KABES if end.capicu else TONBE
+        return [*super().ending_steps(state, end, last), step(ex.NAMED, name=name)]
+
+    def scoring_steps(
+        self, state: MatchState, end: HandEnd, scored: Scored, counts: list[int]
+    ) -> list[Step]:
+        """The BLÒK's winner and its tie rule; then the winner's points (2 players,
+        partners, with the losing team back to 0) or the penalty to the highest count."""
+        assert scored.name is not None and scored.winner is not None
+        name = scored.name
+        steps: list[Step] = []
+        seat = self._winning_seat(state, end)
+        if end.ending is Ending.BLOCKED:
+            seat, rule, lowest = self._block_winner(state, end)
+            # ``count`` is the lowest hand's, which the blocker's team need not hold.
+            facts: dict[str, Any] = {
+                "seat": seat, "party": state.party(seat), "count": min(counts)
+            }
+            if rule != ex.LOWEST_HAND_WINS:
+                facts["seats"] = lowest
+                facts["blocker"] = end.seat
+            steps.append(step(rule, **facts))
+        if self.teams:
+            team = scored.winner
+            points = TEAM_POINTS[name]
+            steps.append(step(ex.WINNER_POINTS, party=team, points=points, name=name))
+            steps.append(step(ex.LOSING_TEAM_RESET, party=1 - team,
+                              score_before=state.scores[1 - team]))
+        elif state.players == 2:
+            steps.append(step(ex.WINNER_POINTS, party=seat, points=WINNER_POINTS[name],
+                              name=name))
+        else:
+            worst = max(counts)
+            holders = [s for s in after(seat, state.players) if counts[s] == worst]
+            loser = holders[0]
+            steps.append(step(ex.PENALTY_TO_HIGHEST, seat=loser, count=worst,
+                              points=PENALTIES[name], name=name))
+            if len(holders) > 1:
+                steps.append(step(ex.PENALTY_TIE_FIRST_AFTER_WINNER, seat=loser, seats=holders,
+                                  winner=seat, count=worst))
+        return steps
+
+    def leader_steps(
+        self, state: MatchState, end: HandEnd, scored: Scored, leader: int, counts: list[int]
+    ) -> list[Step]:
+        """The winner leads; after a partnership BLÒK, the winning team's lower hand (on
+        equal hands, the first of the two in play order from the blocker)."""
+        if self.teams and end.ending is Ending.BLOCKED:
+            partners = [s for s in range(state.players) if state.party(s) == scored.winner]
+            tie = counts[partners[0]] == counts[partners[1]]
+            return [step(ex.NEXT_LEADER, seat=leader, rule="team_lower_hand", seats=partners,
+                         counts=[counts[s] for s in partners], tie=tie, blocker=end.seat)]
+        return [step(ex.NEXT_LEADER, seat=leader, rule="winner")]
+
+    def winner_steps(
+        self, state: MatchState, winners: tuple[int, ...], finished: bool
+    ) -> list[Step]:
+        """With 3 or 4 players the lowest penalty total is Wa; on equal totals, more hands
+        won; still equal, they are all Wa. Otherwise as every variant (target, best score)."""
+        if not self.penalties(state.players):
+            return super().winner_steps(state, winners, finished)
+        steps = [step(ex.FINISHED_BY_HOST)] if finished else []
+        best = min(state.scores)
+        low = [s for s in range(state.players) if state.scores[s] == best]
+        steps.append(step(ex.LOWEST_TOTAL, total=best, parties=low))
+        if len(low) > 1:
+            wins = [state.hand_wins[s] for s in low]
+            steps.append(step(ex.WA_TIE_HAND_WINS, seats=low, hand_wins=wins))
+            if len(winners) > 1:
+                steps.append(step(ex.WA_SHARED, seats=winners))
+        steps.append(step(ex.WA, seats=winners, total=best))
+        steps.append(step(ex.MATCH_WON, winners=winners))
+        return steps

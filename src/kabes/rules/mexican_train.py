@@ -8,6 +8,8 @@ rounds the lowest total wins. The play itself is in ``kabes.trains``.
 
 from __future__ import annotations
 
+from kabes import explain as ex
+from kabes.explain import Step, step
 from kabes.options import OptionSpec, flag
 from kabes.results import Ending, HandEnd
 from kabes.rules.base import MatchState, Rules, Scored, add
@@ -68,6 +70,64 @@ class MexicanTrain(Rules):
         """Penalties: the lowest total wins."""
         best = min(state.scores)
         return tuple(s for s, score in enumerate(state.scores) if score == best)
+
+    def ending_steps(self, state: MatchState, end: HandEnd, last: Tile | None) -> list[Step]:
+        """Who went out, or a round blocked: every player in turn passed, the stock empty
+        (``seat`` is the last to pass)."""
+        if end.ending is Ending.BLOCKED:
+            return [step(ex.ROUND_BLOCKED, seat=end.seat)]
+        return [step(ex.WENT_OUT, seat=end.seat, party=end.seat, tile=last)]
+
+    def scoring_steps(
+        self, state: MatchState, end: HandEnd, scored: Scored, counts: list[int]
+    ) -> list[Step]:
+        """A blocked round: the fewest pips, and nobody wins it; then every seat's penalty,
+        the pips left (0-0 as 50 with ``double_blank_50``)."""
+        steps: list[Step] = []
+        if end.ending is Ending.BLOCKED:
+            low = min(counts)
+            steps.append(step(ex.FEWEST_PIPS, seats=[s for s, c in enumerate(counts)
+                                                     if c == low], pips=low))
+            steps.append(step(ex.NOBODY_WINS))
+        blank = state.options.double_blank_50
+        for seat, hand in enumerate(end.hands):
+            if blank and DOUBLE_BLANK in hand:
+                steps.append(step(ex.DOUBLE_BLANK_50, seat=seat, points=DOUBLE_BLANK_PENALTY))
+            steps.append(step(ex.PENALTY_PIPS, seat=seat, pips=counts[seat],
+                              points=scored.points[seat]))
+        return steps
+
+    def leader_steps(
+        self, state: MatchState, end: HandEnd, scored: Scored, leader: int, counts: list[int]
+    ) -> list[Step]:
+        """Never called: the next round's engine double picks its own leader."""
+        return []
+
+    def explain(
+        self,
+        state: MatchState,
+        end: HandEnd,
+        scored: Scored,
+        next_leader: int | None,
+        last: Tile | None,
+    ) -> list[Step]:
+        """As every variant, then the next round's engine (the match goes on): whoever
+        holds that double sets it and leads."""
+        steps = super().explain(state, end, scored, next_leader, last)
+        number = ROUNDS - 2 - state.hands_played
+        if number >= 0:
+            steps.append(step(ex.NEXT_LEADER, seat=None, rule="engine_double",
+                              double=Tile.of(number, number)))
+        return steps
+
+    def winner_steps(
+        self, state: MatchState, winners: tuple[int, ...], finished: bool
+    ) -> list[Step]:
+        """After 13 rounds the lowest total wins (equal totals share the win)."""
+        steps = [step(ex.FINISHED_BY_HOST)] if finished else []
+        steps.append(step(ex.LOWEST_TOTAL, total=min(state.scores), parties=winners))
+        steps.append(step(ex.MATCH_WON, winners=winners))
+        return steps
 
     @staticmethod
     def _penalty(state: MatchState, hand: tuple[Tile, ...]) -> int:

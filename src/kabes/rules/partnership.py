@@ -8,6 +8,8 @@ tie goes to the team that played the last tile. First team at or over the target
 
 from __future__ import annotations
 
+from kabes import explain as ex
+from kabes.explain import Step, step
 from kabes.line_hand import LineHand
 from kabes.options import OptionSpec
 from kabes.results import Ending, HandEnd
@@ -54,6 +56,32 @@ class Partnership(Rules):
         points = [0, 0]
         points[winner] = totals[1 - winner]
         return Scored(winner, tuple(points), add(state.scores, points))
+
+    def scoring_steps(
+        self, state: MatchState, end: HandEnd, scored: Scored, counts: list[int]
+    ) -> list[Step]:
+        """Blocked: the lower total won, or the tie went to the last tile's team; then the
+        winning team scores the two opponents' hands."""
+        assert scored.winner is not None  # every partnership hand goes to one team
+        winner = scored.winner
+        totals = party_counts(state, end.hands)
+        steps: list[Step] = []
+        if end.ending is Ending.BLOCKED:
+            if totals[0] != totals[1]:
+                steps.append(step(ex.LOWER_TOTAL_WINS, party=winner, totals=totals))
+            else:
+                steps.append(
+                    step(ex.TIE_TO_LAST_PLAYER, party=winner, seat=end.seat, total=totals[0])
+                )
+        losers = [s for s in range(state.players) if state.party(s) != winner]
+        steps.append(step(ex.SCORES_PIPS, party=winner, seats=losers, pips=totals[1 - winner]))
+        return steps
+
+    def leader_steps(
+        self, state: MatchState, end: HandEnd, scored: Scored, leader: int, counts: list[int]
+    ) -> list[Step]:
+        """The lead passes to the seat after this hand's leader."""
+        return [step(ex.NEXT_LEADER, seat=leader, rule="rotation", previous=end.leader)]
 
     def next_leader(self, state: MatchState, end: HandEnd, scored: Scored) -> int:
         """The seat after the previous leader, whatever the result."""

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from random import Random
 
+from kabes import explain as ex
+from kabes.explain import Step, step
 from kabes.line_hand import LineHand
 from kabes.options import OptionSpec, flag
 from kabes.results import Ending, HandEnd
@@ -88,6 +90,43 @@ class Plaza(Rules):
             if end.capicu:
                 points[winner] += options.capicu_bonus
         return Scored(winner, tuple(points), add(state.scores, points))
+
+    def scoring_steps(
+        self, state: MatchState, end: HandEnd, scored: Scored, counts: list[int]
+    ) -> list[Step]:
+        """Blocked: to the blocker's side (option), the lower count, or nobody on a tie;
+        then the winner scores all pips left (or the losers' only), plus the capicú bonus."""
+        options = state.options
+        totals = party_counts(state, end.hands)
+        winner = scored.winner
+        steps: list[Step] = []
+        if end.ending is Ending.BLOCKED:
+            if options.blocker_wins_block:
+                steps.append(step(ex.BLOCKER_WINS_BLOCK, party=winner, seat=end.seat))
+            elif winner is None:
+                steps.append(step(ex.TIE_NOBODY_SCORES, total=totals[0], totals=totals))
+                return steps
+            else:
+                steps.append(step(ex.LOWER_TOTAL_WINS, party=winner, totals=totals))
+        assert winner is not None
+        if options.score_losers_only:
+            seats = [s for s in range(state.players) if state.party(s) != winner]
+            rule = "losers_only"
+        else:
+            seats = list(range(state.players))
+            rule = "all_hands"
+        pips = sum(counts[s] for s in seats)
+        steps.append(step(ex.SCORES_PIPS, party=winner, seats=seats, pips=pips, rule=rule))
+        if end.capicu and options.capicu_bonus:
+            steps.append(step(ex.CAPICU_BONUS, party=winner, bonus=options.capicu_bonus))
+        return steps
+
+    def leader_steps(
+        self, state: MatchState, end: HandEnd, scored: Scored, leader: int, counts: list[int]
+    ) -> list[Step]:
+        """Who went out, or who played the blocking tile, leads, whoever won the hand."""
+        rule = "went_out" if end.ending is Ending.DOMINO else "last_tile"
+        return [step(ex.NEXT_LEADER, seat=leader, rule=rule)]
 
     def next_leader(self, state: MatchState, end: HandEnd, scored: Scored) -> int:
         """The player who went out, or who played the blocking tile, whoever won it."""

@@ -106,12 +106,22 @@ class Store(Protocol):
 
 
 class TableError(Exception):
-    """An action refused with a protocol error code; nothing was changed."""
+    """An action refused with a protocol error code; nothing was changed. A refused move
+    also carries the engine's ``reason`` and ``facts`` (see kabes.errors), which the
+    ``error`` message passes on so that clients can word it themselves."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        reason: str | None = None,
+        facts: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
+        self.facts = facts
 
 
 @dataclass(slots=True)
@@ -542,7 +552,9 @@ class Table:
             except TableError as err:
                 if not isinstance(item, ClientAction):
                     raise
-                item.conn.send(wire.encode(wire.error(item.action.id, err.code, err.message)))
+                refused = wire.refusal(item.action.id, err.code, err.message, err.reason,
+                                       err.facts)
+                item.conn.send(wire.encode(refused))
                 return
         if isinstance(item, ClientAction):
             await self._on_action(item.conn, item.action)
@@ -591,7 +603,7 @@ class Table:
             events, news = self.apply(entry)
         except KabesError as err:
             # The engine checks a move completely before it changes anything.
-            raise TableError("illegal_move", err.message) from None
+            raise TableError("illegal_move", err.message, err.reason, err.facts) from None
         effects = self._effects(entry, events, before_status)
         try:
             await self.store.append(self.code, entry, effects)
@@ -796,7 +808,7 @@ class Table:
         try:
             await self._act(conn, action)
         except TableError as err:
-            answer = wire.error(action.id, err.code, err.message)
+            answer = wire.refusal(action.id, err.code, err.message, err.reason, err.facts)
             if err.code != "unavailable":
                 self._remember(seat, action.id, answer)
             conn.send(wire.encode(answer))
@@ -847,13 +859,15 @@ class Table:
         if self.status != Status.PLAYING or self.match is None:
             raise TableError("not_now", "no hand is being played")
         if seat != self.turn:
-            raise TableError("not_your_turn", f"it is seat {self.turn}'s turn")
+            raise TableError("not_your_turn", f"it is seat {self.turn}'s turn", "not_your_turn",
+                             {"seat": seat, "turn": self.turn})
         try:
             move = parse_move(text, self.match.rules.top)
         except BadMove as err:
-            raise TableError("illegal_move", err.message) from None
+            raise TableError("illegal_move", err.message, err.reason, err.facts) from None
         if isinstance(move, Timeout):
-            raise TableError("illegal_move", "'timeout' is the table's move, not a player's")
+            raise TableError("illegal_move", "'timeout' is the table's move, not a player's",
+                             "table_move", {"move": "timeout"})
         return {"seat": seat, "move": str(move)}
 
     def _check_finish(self) -> None:

@@ -14,9 +14,10 @@ from typing import Annotated, Any, Final, TypeVar, cast
 import msgspec
 
 from kabes.events import Event, LeadDrawn, LeaderChosen
+from kabes.explain import explanation_json
 from kabes.moves import Play
 from kabes.results import HandResult, MatchResult
-from kabes.tiles import MAX_PIPS, Tile, count
+from kabes.tiles import MAX_PIPS, Tile
 from kabes.views import View
 
 MAX_MESSAGE_BYTES: Final = 4096
@@ -136,6 +137,22 @@ def error(action_id: str | None, code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "id": action_id, "code": code, "message": message}
 
 
+def refusal(
+    action_id: str | None,
+    code: str,
+    message: str,
+    reason: str | None,
+    facts: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """An ``error`` message, with the engine's ``reason`` and ``facts`` for a refused move
+    (an addition to PROTOCOL.md: clients word the refusal from them)."""
+    out = error(action_id, code, message)
+    if reason is not None:
+        out["reason"] = reason
+        out["facts"] = dict(facts or {})
+    return out
+
+
 def tile_text(tile: Tile) -> str:
     """A tile as the wire writes it: ``a-b``, low half first."""
     return str(tile)
@@ -174,11 +191,9 @@ def _field_names(kind: type) -> tuple[str, ...]:
     return names
 
 
-def hand_result(result: HandResult, hands: tuple[tuple[Tile, ...], ...]) -> dict[str, Any]:
-    """A hand's result as a record carries it, with ``counts`` (pips left per seat)."""
-    out = result.to_json()
-    out["counts"] = [count(h) for h in hands]
-    return out
+def hand_result(result: HandResult) -> dict[str, Any]:
+    """A hand's result as a record carries it, ``counts`` (pips left per seat) included."""
+    return result.to_json()
 
 
 def match_result(result: MatchResult) -> dict[str, Any]:
@@ -212,9 +227,11 @@ def view_json(
     last_hand = None
     if view.revealed is not None and view.last_result is not None:
         revealed, last_result = view.revealed, view.last_result
-        last_hand = _shared(memo, "last_hand", (revealed, last_result), lambda: {
-            "result": hand_result(last_result, revealed),
+        explanation = view.last_explanation or ()
+        last_hand = _shared(memo, "last_hand", (revealed, last_result, explanation), lambda: {
+            "result": hand_result(last_result),
             "hands": [[str(t) for t in h] for h in revealed],
+            "explanation": explanation_json(explanation),
         })
     options = _shared(memo, "options", view.options, lambda: {
         name: getattr(view.options, name) for name in _field_names(type(view.options))
@@ -280,14 +297,8 @@ def event_json(event: Event) -> dict[str, Any]:
         out["seat"] = event.seat
         out["forced"] = event.forced is not None
         return out
-    hands: tuple[tuple[Tile, ...], ...] = ()
     for f in dataclasses.fields(event):
-        value = getattr(event, f.name)
-        if f.name == "hands":
-            hands = value
-        out[f.name] = _plain(value)
-    if "result" in out and isinstance(getattr(event, "result", None), HandResult):
-        out["result"] = hand_result(event.result, hands)  # type: ignore[attr-defined]
+        out[f.name] = _plain(getattr(event, f.name))
     return out
 
 
