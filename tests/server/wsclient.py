@@ -173,8 +173,9 @@ class Client:
                 if test(message):
                     return message
             if self.reader is None or self.reader.done():
-                raise AssertionError(f"seat {self.seat} at {self.code}: the socket is closed; "
-                                     f"last: {self.log[-3:]}")
+                closed = None if self.ws is None else (self.ws.close_code, self.ws.close_reason)
+                raise AssertionError(f"seat {self.seat} at {self.code}: the socket is closed "
+                                     f"(code, reason: {closed}); last: {self.log[-3:]}")
             left = deadline - time.monotonic()
             if left <= 0:
                 raise AssertionError(f"seat {self.seat} at {self.code}: no such message within "
