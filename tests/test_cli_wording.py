@@ -15,15 +15,14 @@ from kabes.ai import Beginner
 from kabes.cli.app import app
 from kabes.cli.describe import narrate
 from kabes.cli.display import LEGEND, render
-from kabes.cli.explain import ENDINGS, explain_points
+from kabes.cli.explain import ENDINGS, word_explanation
 from kabes.cli.play import HUMAN, TerminalGame
 from kabes.cli.refusals import word_hint
 from kabes.cli.words import Names
 from kabes.events import DrewCount, EngineSet, LeaderChosen, MarkerChanged, Passed, Played
+from kabes.explain import step
 from kabes.match import Match
 from kabes.moves import Play
-from kabes.options import Options
-from kabes.results import Ending, HandResult
 from kabes.tiles import Tile
 from kabes.views import View, view
 
@@ -109,35 +108,32 @@ def test_each_named_ending_is_explained_once_the_first_time_it_happens() -> None
 
 
 def test_plaza_partners_points_are_every_pip_left_added_up() -> None:
-    hands = [(Tile.of(6, 1),), (Tile.of(2, 1),), (), (Tile.of(4, 3),)]
-    result = HandResult(Ending.DOMINO, None, False, 0, (17, 0), (17, 0), 0, 2, (7, 3, 0, 7))
+    steps = [step("counts", counts=[7, 0, 3, 7], totals=[10, 7]),
+             step("scores_pips", party=0, seats=[0, 1, 2, 3], pips=17, rule="all_hands")]
     names = Names(4, True, 0, LEVELS)
-    lines = explain_points(result, hands, "plaza-partners", Options(target=100), names)
-    assert lines == [
+    assert word_explanation(steps, names)[-1] == (
         "You and Expert 2 score every pip left, partners' included: 7 + 0 + 3 + 7 = 17."
-    ]
+    )
 
 
 def test_partnership_domino_counts_only_the_opponents_hands() -> None:
-    hands = [(), (Tile.of(6, 6),), (Tile.of(5, 5),), (Tile.of(1, 0),)]
-    result = HandResult(Ending.DOMINO, None, False, 0, (13, 0), (13, 0), 0, 1, (0, 12, 10, 1))
-    lines = explain_points(result, hands, "partnership", Options(target=100), Names(4, True, 0))
-    assert lines == ["You and Seat 2 score the opponents' two hands: 12 + 1 = 13."]
+    steps = [step("counts", counts=[0, 12, 10, 1], totals=[10, 13]),
+             step("scores_pips", party=0, seats=[1, 3], pips=13)]
+    lines = word_explanation(steps, Names(4, True, 0))
+    assert lines[-1] == "You and Seat 2 score the opponents' two hands: 12 + 1 = 13."
 
 
 def test_haitian_penalty_goes_to_the_highest_count_only() -> None:
-    hands = [(), (Tile.of(6, 6),), (Tile.of(1, 0),)]
-    result = HandResult(Ending.DOMINO, "tonbe", False, 0, (0, 2, 0), (0, 2, 0), 0, 0, (0, 12, 1))
-    lines = explain_points(result, hands, "haitian", Options(hands=5), Names(3, False, 0, LEVELS))
+    steps = [step("penalty_to_highest", seat=1, count=12, points=2, name="tonbe")]
+    lines = word_explanation(steps, Names(3, False, 0, LEVELS))
     assert lines == ["Only the highest count takes a penalty: Skilled 1 holds 12, +2 for a TONBE."]
 
 
 def test_a_blocked_mexican_train_round_names_who_kept_fewest_pips() -> None:
-    hands = [(Tile.of(12, 12),), (Tile.of(1, 2),), (Tile.of(5, 5),)]
-    result = HandResult(
-        Ending.BLOCKED, None, False, None, (24, 3, 10), (24, 3, 10), 0, None, (24, 3, 10)
-    )
-    lines = explain_points(result, hands, "mexican-train", Options(), Names(3, False, 0, LEVELS))
+    steps = [step("round_blocked", seat=1), step("fewest_pips", seats=[1], pips=3),
+             step("nobody_wins"), *(step("penalty_pips", seat=s, pips=p, points=p)
+                                    for s, p in enumerate([24, 3, 10]))]
+    lines = word_explanation(steps, Names(3, False, 0, LEVELS))
     assert "Everyone takes the pips left in hand as a penalty: You 24, Skilled 1 3, " \
         "Expert 2 10." in lines
     assert "Nobody went out; Skilled 1 kept the fewest pips (3)." in lines

@@ -45,11 +45,15 @@ def load_record(path: str | Path) -> dict[str, Any]:
 
 
 def replay(
-    record: Mapping[str, Any], on_events: Callable[[list[Event]], None] | None = None
+    record: Mapping[str, Any],
+    on_events: Callable[[list[Event]], None] | None = None,
+    on_match: Callable[[Match], None] | None = None,
 ) -> Match:
     """Rebuild the match a record describes; BadRecord naming the hand and move if it can't.
 
-    ``on_events`` is handed the events of every step, for a replay shown as it goes."""
+    ``on_events`` is handed the events of every step, for a replay shown as it goes;
+    ``on_match`` the match as soon as it exists, so that such a replay can also read what
+    events do not carry (a finished hand's explanation, in ``match.log``)."""
     tell = on_events or _ignore
     _check_fields(record, RECORD_FIELDS, "the record")
     variant = _typed(record, "variant", str, "the record")
@@ -62,6 +66,8 @@ def replay(
         match = Match(variant, players, options)
     except KabesError as err:
         raise BadRecord(f"the record: {err.message}") from None
+    if on_match is not None:
+        on_match(match)
     top = match.rules.top
     for number, hand in enumerate(hands, 1):
         where = f"hand {number}"

@@ -33,6 +33,8 @@ FAKE_SOCKET = """
         setTimeout(() => this.onmessage && this.onmessage({ data: JSON.stringify(m) }), 5);
       const { table, view } = state;
       if (msg.type === "hello") reply({ type: "welcome", seq: 1, seat: view.seat, table, view });
+      else if (msg.type === "play" && state.refuse)
+        reply({ ...state.refuse, type: "error", id: msg.id });
       else if (msg.type === "hint")
         reply({ type: "hint", id: msg.id, move: view.legal[0], reason: "It keeps your doubles." });
       else reply({ type: "ack", id: msg.id, seq: 1 });
@@ -52,14 +54,16 @@ def fake_table(
     view: dict[str, Any],
     identity: dict[str, Any] | None = None,
     lang: str = "en",
+    refuse: dict[str, Any] | None = None,
 ) -> None:
-    """Opens /t/CODE showing `view` at `table`, with no game on the server."""
+    """Opens /t/CODE showing `view` at `table`, with no game on the server; a move played is
+    answered with the `refuse` error if one is given."""
     who = identity or {
         "player": table["seats"][view["seat"]]["player"] or 1,
         "name": "Test",
         "token": "x",
     }
-    page.add_init_script(FAKE_SOCKET % json.dumps({"table": table, "view": view}))
+    page.add_init_script(FAKE_SOCKET % json.dumps({"table": table, "view": view, "refuse": refuse}))
     page.add_init_script(
         f"localStorage.setItem('kabes.identity', {json.dumps(json.dumps(who))});"
         f"localStorage.setItem('kabes.lang', {json.dumps(json.dumps(lang))});"

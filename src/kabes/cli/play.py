@@ -20,19 +20,12 @@ from rich.console import Console
 from kabes.ai import DEFAULT_BUDGET, Expert, Player, make_player
 from kabes.cli.describe import describe_match, narrate
 from kabes.cli.display import face_up, render, scores_line
-from kabes.cli.explain import ENDINGS, endings_named, explain_points
-from kabes.cli.refusals import (
-    Choose,
-    Refusal,
-    ask_place,
-    check_play,
-    read_place,
-    word_hint,
-    word_refusal,
-)
+from kabes.cli.explain import ENDINGS, endings_named, word_explanation
+from kabes.cli.refusals import ASKS, Refusal, read_place, refusal_of, word_hint, word_refusal
 from kabes.cli.words import Names, and_list
 from kabes.errors import BadMove, BadOptions, KabesError
 from kabes.events import Event, HandStarted, MatchEnded
+from kabes.explain import Explanation
 from kabes.match import Match
 from kabes.moves import LEFT, MAX_TRAINS, PUBLIC, RIGHT, Move, Play
 from kabes.records import save_record
@@ -211,29 +204,29 @@ class TerminalGame:
                 if isinstance(choice, Command):
                     self._command(choice, seen)
                     continue
-                move = self._checked(choice, seen) if isinstance(choice, Play) else choice
-                if move is None:
-                    continue
-                self._tell(self.match.apply(HUMAN, move))
-                return
+                if self._played(choice, seen):
+                    return
             except KabesError as err:
                 self._refuse(err.message)
 
-    def _checked(self, play: Play, seen: View) -> Play | None:
-        """The play to make, after asking which end or train if need be; None if refused."""
-        checked = check_play(seen, play)
-        if isinstance(checked, Refusal):
-            self._refuse(word_refusal(checked, self.names))
-            return None
-        if isinstance(checked, Choose):
-            answer = self._line(ask_place(checked, seen, self.names))
-            place = read_place(answer, checked)
-            if place is None:
-                where = "L or R" if not seen.trains else " or ".join(checked.places)
-                self._refuse(f"Not played: answer {where}. Try again.")
-                return None
-            return Play(checked.tile, place, play.first)
-        return checked
+    def _played(self, move: Move, seen: View) -> bool:
+        """Give the move to the engine; word its refusal, or ask where a tile goes when it
+        fits several places and play it there. Whether the move was made."""
+        try:
+            self._tell(self.match.apply(HUMAN, move))
+            return True
+        except KabesError as err:
+            first = move.first if isinstance(move, Play) else None
+            refusal = refusal_of(err, first)
+        if refusal.code not in ASKS or not isinstance(move, Play):
+            self._refuse(word_refusal(refusal, self.names))
+            return False
+        place = read_place(self._line(word_refusal(refusal, self.names)), refusal)
+        if place is None:
+            where = "L or R" if not seen.trains else " or ".join(refusal.facts["fits"])
+            self._refuse(f"Not played: answer {where}. Try again.")
+            return False
+        return self._played(Play(move.tile, place, move.first), seen)
 
     def _command(self, command: Command, seen: View) -> None:
         if command.name == "quit":
@@ -274,26 +267,26 @@ class TerminalGame:
             return
         self._screen(seen)
         self.console.print(face_up(seen, self.names))
-        result = seen.last_result
-        lines = explain_points(
-            result, seen.revealed, seen.variant, seen.options, self.names
-        )
-        for line in lines:
+        for line in word_explanation(seen.last_explanation or (), self.names):
             self.console.print(line)
-        self._explain_endings(endings_named(result, seen.variant, seen.players))
-        if result.next_leader is not None and not self.match.over:
-            opens = self.names.says(result.next_leader, "open", "opens")
-            self.console.print(f"Next {'round' if self.trains else 'hand'}: {opens}.")
+        self._explain_endings(endings_named(seen.last_explanation or ()))
         self.console.print(scores_line(seen, self.names))
         self._show_match_end()
 
     def _show_match_end(self) -> None:
-        result = self.match.result
+        match = self.match
+        result = match.result
         if result is None or "match" in self.explained:
             return
         self.explained.add("match")
         self.console.print(describe_match(result, self.names))
-        self._explain_endings(endings_named(result, self.match.variant, self.match.players))
+        steps: Explanation = match.explanation
+        told = match.log[-1].explanation or () if match.log else ()
+        if steps and tuple(told[-len(steps):]) != steps:
+            # Finished by the host between hands: no hand's explanation said why.
+            for line in word_explanation(steps, self.names):
+                self.console.print(line)
+            self._explain_endings(endings_named(steps))
 
     def _explain_endings(self, named: list[str]) -> None:
         for name in named:

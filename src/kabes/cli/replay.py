@@ -13,9 +13,8 @@ from rich.console import Console
 from rich.rule import Rule
 
 from kabes.cli.describe import narrate
-from kabes.cli.explain import explain_points
+from kabes.cli.explain import word_explanation
 from kabes.cli.words import Names
-from kabes.errors import KabesError
 from kabes.events import Event, HandEnded, HandStarted
 from kabes.match import Match
 from kabes.records import replay
@@ -26,7 +25,7 @@ def show_replay(record: Mapping[str, Any], console: Console) -> None:
     """Replay ``record`` and tell every event; the points and scores after each hand."""
     names = _names(record)
     trains = record.get("variant") == "mexican-train"
-    rules_of = _match_for_options(record)
+    replayed: list[Match] = []
 
     def tell(events: list[Event]) -> None:
         segment: list[Event] = []
@@ -39,15 +38,18 @@ def show_replay(record: Mapping[str, Any], console: Console) -> None:
             if isinstance(event, HandEnded):
                 _say(narrate(segment, names, trains), console)
                 segment = []
-                if rules_of is not None:
-                    _say(explain_points(event.result, event.hands, rules_of.variant,
-                                        rules_of.options, names), console)
+                if replayed:
+                    _say(word_explanation(replayed[0].log[-1].explanation or (), names), console)
                 console.print("Scores after the hand: " + _scores(event.result.scores, names),
                               style="cyan")
         _say(narrate(segment, names, trains), console)
 
-    match = replay(record, tell)
+    match = replay(record, tell, replayed.append)
     console.print(Rule())
+    told = tuple(match.log[-1].explanation or ()) if match.log else ()
+    if match.explanation and told[-len(match.explanation):] != match.explanation:
+        # The host finished the match between hands: no hand's explanation said why.
+        _say(word_explanation(match.explanation, names), console)
     console.print("Scores: " + _scores(match.state.scores, names))
     if not match.over:
         console.print("The record stops before the match is over.")
@@ -56,17 +58,6 @@ def show_replay(record: Mapping[str, Any], console: Console) -> None:
 def _say(lines: list[str], console: Console) -> None:
     for line in lines:
         console.print(line)
-
-
-def _match_for_options(record: Mapping[str, Any]) -> Match | None:
-    """An empty match of the record's table, for its options (None: replay will say why)."""
-    variant, players, options = record.get("variant"), record.get("players"), record.get("options")
-    if not isinstance(variant, str) or not isinstance(players, int):
-        return None
-    try:
-        return Match(variant, players, options if isinstance(options, dict) else None)
-    except KabesError:
-        return None
 
 
 def _names(record: Mapping[str, Any]) -> Names:

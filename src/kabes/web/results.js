@@ -2,10 +2,12 @@
 // the ending named big (Domino!, capicú, TONBE, 2 KABÈS, BLÒK, blocked), every hand face up
 // with its count, the points each party took, the scores, the pause before the next deal
 // and the host's buttons; at the end of a match the winner, kochon, the Wa and Play again.
+// How the points were counted is the engine's own explanation, worded by explain.js.
 
 import { h } from "./dom.js";
 import { t, tileName } from "./i18n.js";
 import { Countdown } from "./clock.js";
+import { explanationLines } from "./explain.js";
 import { endingName, hasWa, partyName, penalties, seatName } from "./names.js";
 import { tileSvg } from "./tiles.js";
 
@@ -51,6 +53,12 @@ export function resultsPanel(view, table, opts) {
     if (view.teams && r.points) {
       panel.append(h("p", { class: "team-points num" },
         r.points.map((p, party) => `${partyName(view, table, party)} +${p}`).join(" · ")));
+    }
+    const lines = explanationLines(view, table, last.explanation || []);
+    if (lines.length) {
+      panel.append(h("section", { class: "explanation", "aria-labelledby": "explanation-title" },
+        h("h3", { id: "explanation-title", class: "explanation-title" }, t("end.how_counted")),
+        h("ol", { class: "explanation-steps" }, lines.map((line) => h("li", {}, line)))));
     }
   }
   const scores = (over ? view.result.scores : view.scores).map((s, p) =>

@@ -4,7 +4,7 @@
 // network) the cached ones, so the app opens from a phone's home screen. /api/ is never
 // cached: the game state always comes from the server.
 
-const CACHE = "kabes-shell-v1";
+const CACHE = "kabes-shell-v2";
 const SHELL = [
   "/",
   "/static/app.css",
@@ -12,6 +12,7 @@ const SHELL = [
   "/static/api.js",
   "/static/clock.js",
   "/static/dom.js",
+  "/static/explain.js",
   "/static/hand.js",
   "/static/home.js",
   "/static/i18n.js",

@@ -5,6 +5,7 @@
 
 import { api, ApiError, variants } from "./api.js";
 import { clear, h, reducedMotion } from "./dom.js";
+import { refusalText } from "./explain.js";
 import { errorText, onLangChange, t, tileName } from "./i18n.js";
 import { Ring } from "./clock.js";
 import { HandView } from "./hand.js";
@@ -137,7 +138,7 @@ class TableController {
         this.playAgainByHand();
         return;
       }
-      this.say(errorText(msg.code, msg.message));
+      this.say(refusalText(this.view, this.summary, msg));
       if (msg.code === "illegal_move" || msg.code === "not_your_turn") this.socket.send("sync");
     } else if (msg.type === "hint") {
       this.hint = msg;
