@@ -13,9 +13,9 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any
 
+from kabes.board_facts import BoardFacts
 from kabes.copying import copy_state
 from kabes.errors import IllegalMove, MatchOver
-from kabes.board_facts import BoardFacts
 from kabes.events import Drew, DrewCount, Event, LeaderChosen, Passed, Played
 from kabes.line import Line
 from kabes.moves import LEFT, RIGHT, Move, Play, Timeout
