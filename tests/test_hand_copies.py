@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kabes.copying import clone
+from kabes.copying import Fields, copy_state
 from kabes.hand import Hand
 from kabes.match import Match
 from kabes.rules import VARIANTS, get_rules
@@ -82,9 +82,23 @@ def test_playing_on_in_a_copy_changes_nothing_in_the_original(variant: str, play
         assert snapshot(hand) == before
 
 
-def test_a_value_of_an_undeclared_mutable_kind_is_refused_rather_than_shared() -> None:
-    class Unknown:
-        pass
+def test_a_hand_with_an_attribute_not_declared_for_copying_is_refused() -> None:
+    hand = hand_in_play("plaza", 2, 0)
+    hand.scratch = []  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="declare how to copy scratch"):
+        hand.copy()
 
-    with pytest.raises(TypeError, match="cannot copy a Unknown safely"):
-        clone([Unknown()])
+
+def test_lists_and_board_records_are_copied_and_immutable_values_shared() -> None:
+    class Thing:
+        def __init__(self) -> None:
+            self.name = "x"
+            self.items = [1, 2]
+            self.rows = [[1], [2]]
+
+    thing = Thing()
+    copy = copy_state(thing, Fields(shared=("name",), lists=("items",), nested=("rows",)))
+    assert copy.name is thing.name
+    assert copy.items == thing.items and copy.items is not thing.items
+    assert copy.rows == thing.rows
+    assert all(a is not b for a, b in zip(copy.rows, thing.rows, strict=True))

@@ -1,103 +1,75 @@
-"""Copies of a hand that share nothing mutable with the original, by construction.
+"""Copies of a hand built from its declared fields, sharing nothing mutable with the original.
 
 A hand is copied for search and what-if (the expert plays every move out in copies of one
-world). Rather than a hand-kept list of fields, :func:`copy_state` copies every attribute the
-object has, whatever it is named, through :func:`clone`: values of immutable kinds (numbers,
-strings, tiles, frozen records of immutable values) are shared, lists and the mutable
-dataclasses of a board (the line, a train) are copied all the way down, and a value of any
-other kind is refused with TypeError, so a new field can never be shared by mistake.
+world), so a copy must be cheap and independent. Each hand class declares, in a
+:class:`Fields`, how every attribute it has is copied: shared (an immutable value: a number,
+a tile, a tuple, a frozen record), a new list (a list of immutable values), a new list of new
+lists (the seats' hands), or a board record rebuilt (the ``Line``, a ``Train``, a list of
+them). :func:`copy_state` refuses an object with an attribute its class did not declare, so a
+field added to a hand cannot be shared by mistake; ``tests/test_hand_copies.py`` checks, for
+every variant, that a copy shares no mutable object with the original.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import fields, is_dataclass
-from enum import Enum
+from dataclasses import dataclass, fields
 from typing import Any, TypeVar
-
-from kabes.tiles import Tile
 
 T = TypeVar("T")
 
-_ATOMS: set[type] = {int, float, bool, str, type(None), Tile}
-"""Kinds that are immutable and hold nothing mutable: always shared."""
+
+@dataclass(frozen=True, slots=True)
+class Fields:
+    """How each attribute of a class is copied; every attribute must be named once."""
+
+    shared: tuple[str, ...] = ()
+    """Immutable values: the copy refers to the same object."""
+    lists: tuple[str, ...] = ()
+    """Lists of immutable values: the copy gets a new list."""
+    nested: tuple[str, ...] = ()
+    """Lists of lists of immutable values: new lists all the way down."""
+    records: tuple[str, ...] = ()
+    """Mutable dataclasses whose fields are immutable values or lists of them (or None, or a
+    list of such records): rebuilt from their fields."""
+
+    @property
+    def every(self) -> frozenset[str]:
+        """Every attribute declared."""
+        return frozenset(self.shared + self.lists + self.nested + self.records)
 
 
-def copy_state(original: T) -> T:
-    """A new object of the same class whose every attribute is a :func:`clone`."""
+def copy_state(original: T, declared: Fields) -> T:
+    """A new object of the same class, each attribute copied as ``declared`` says;
+    TypeError if the object has an attribute that is not declared (or lacks one that is)."""
+    state: dict[str, Any] = vars(original)
+    if state.keys() != declared.every:
+        odd = sorted(state.keys() ^ declared.every)
+        raise TypeError(f"{type(original).__name__}: declare how to copy {', '.join(odd)}")
     other = object.__new__(type(original))
-    for name, value in vars(original).items():
-        setattr(other, name, clone(value))
+    copied: dict[str, Any] = vars(other)
+    for name in declared.shared:
+        copied[name] = state[name]
+    for name in declared.lists:
+        copied[name] = list(state[name])
+    for name in declared.nested:
+        copied[name] = [list(inner) for inner in state[name]]
+    for name in declared.records:
+        value = state[name]
+        copied[name] = [_record(r) for r in value] if type(value) is list else _record(value)
     return other
 
 
-def clone(value: T) -> T:
-    """``value`` itself if nothing in it can change, else a deep copy of it."""
+def _record(value: Any) -> Any:
+    """A board record rebuilt from its fields, its lists copied; None stays None."""
+    if value is None:
+        return None
     kind = type(value)
-    if kind in _ATOMS:
-        return value
-    copier = _COPIERS.get(kind) or _learn(kind)
-    result: T = copier(value)
-    return result
+    names = _NAMES.get(kind)
+    if names is None:
+        names = _NAMES[kind] = tuple(f.name for f in fields(value))
+    parts = [getattr(value, name) for name in names]
+    return kind(*[list(p) if type(p) is list else p for p in parts])
 
 
-def _tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
-    items = [clone(x) for x in value]
-    if all(a is b for a, b in zip(items, value, strict=True)):
-        return value
-    return tuple(items)
-
-
-def _list(value: list[Any]) -> list[Any]:
-    return [clone(x) for x in value]
-
-
-def _frozenset(value: frozenset[Any]) -> frozenset[Any]:
-    for item in value:
-        if clone(item) is not item:
-            raise TypeError(f"a frozenset holding a mutable {type(item).__name__}")
-    return value
-
-
-_COPIERS: dict[type, Callable[[Any], Any]] = {
-    tuple: _tuple,
-    list: _list,
-    frozenset: _frozenset,
-}
-
-
-def _learn(kind: type) -> Callable[[Any], Any]:
-    """How to copy a kind met for the first time: enums are shared; a frozen dataclass is
-    shared if its fields are; a mutable dataclass is rebuilt from its fields."""
-    if issubclass(kind, Enum):
-        copier: Callable[[Any], Any] = _shared
-    elif is_dataclass(kind):
-        names = [f.name for f in fields(kind)]
-        frozen = kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
-        copier = _frozen_record(names) if frozen else _record(kind, names)
-    else:
-        raise TypeError(f"cannot copy a {kind.__name__} safely: declare how in kabes.copying")
-    _COPIERS[kind] = copier
-    return copier
-
-
-def _shared(value: Any) -> Any:
-    return value
-
-
-def _frozen_record(names: list[str]) -> Callable[[Any], Any]:
-    def copy(value: Any) -> Any:
-        for name in names:
-            item = getattr(value, name)
-            if clone(item) is not item:
-                raise TypeError(f"{type(value).__name__}.{name} is mutable in a frozen record")
-        return value
-
-    return copy
-
-
-def _record(kind: type, names: list[str]) -> Callable[[Any], Any]:
-    def copy(value: Any) -> Any:
-        return kind(**{name: clone(getattr(value, name)) for name in names})
-
-    return copy
+_NAMES: dict[type, tuple[str, ...]] = {}
+"""Each board record's field names, in order, looked up once."""

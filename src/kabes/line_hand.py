@@ -14,7 +14,7 @@ from bisect import insort
 from typing import Any
 
 from kabes.board_facts import BoardFacts
-from kabes.copying import copy_state
+from kabes.copying import Fields, copy_state
 from kabes.errors import IllegalMove, MatchOver
 from kabes.events import Drew, DrewCount, Event, LeaderChosen, Passed, Played
 from kabes.line import Line
@@ -135,8 +135,8 @@ class LineHand:
 
     def copy(self) -> LineHand:
         """An independent copy, for search and what-if; it shares nothing mutable with this
-        hand whatever fields the hand has (kabes.copying)."""
-        return copy_state(self)
+        hand (kabes.copying: every attribute is declared in ``_COPIED``)."""
+        return copy_state(self, _COPIED)
 
     def _resolve(self, move: Move) -> tuple[Play, bool]:
         """The full play ``move`` stands for, and whether the table chose it; or a refusal
@@ -224,6 +224,14 @@ class LineHand:
         hands = tuple(tuple(h) for h in self.hands)
         self.end = HandEnd(ending, seat, capicu, hands, self.leader)
         self.turn = None
+
+
+_COPIED = Fields(
+    shared=("players", "drawn", "leader", "forced_lead", "turn", "last_player", "end"),
+    lists=("stock", "passes", "draw_counts", "voids", "moves", "played"),
+    nested=("hands",),
+    records=("line",),
+)
 
 
 def _written_first(line: Line, tile: Tile, end: str) -> int:

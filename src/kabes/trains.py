@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from kabes.board_facts import BoardFacts, TrainView
-from kabes.copying import copy_state
+from kabes.copying import Fields, copy_state
 from kabes.errors import IllegalMove, MatchOver
 from kabes.events import Drew, DrewCount, EngineSet, Event, MarkerChanged, Passed, Played
 from kabes.moves import PUBLIC, Move, Play, Timeout
@@ -180,8 +180,8 @@ class TrainHand:
 
     def copy(self) -> TrainHand:
         """An independent copy, for search and what-if; it shares nothing mutable with this
-        round whatever fields the round has (kabes.copying)."""
-        return copy_state(self)
+        round (kabes.copying: every attribute is declared in ``_COPIED``)."""
+        return copy_state(self, _COPIED)
 
     # -- the table's own actions ------------------------------------------------------------
 
@@ -300,3 +300,11 @@ class TrainHand:
         self.end = HandEnd(ending, seat, False, hands, self.leader)
         self.turn = None
 
+
+_COPIED = Fields(
+    shared=("players", "drawn", "engine", "open_double", "drew_this_turn", "drawn_tile",
+            "empty_passes", "leader", "turn", "end"),
+    lists=("stock", "marked", "first_turn_done", "moves", "played", "passes", "draw_counts"),
+    nested=("hands",),
+    records=("trains", "public"),
+)

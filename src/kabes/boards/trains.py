@@ -18,13 +18,14 @@ from rich.text import Text
 
 from kabes.ai import fasttrain
 from kabes.ai.features import OUT, Feature
-from kabes.ai.worlds import rebuild_trains
+from kabes.ai.worlds import deal_world
 from kabes.board_facts import TrainView
 from kabes.boards.base import Board, Judge
 from kabes.cli.words import Names
 from kabes.moves import MAX_TRAINS, PUBLIC, Play
 from kabes.results import HandEnd
 from kabes.tiles import Tile
+from kabes.trains import Train, TrainHand
 from kabes.views import View
 
 CHAIN_SEARCH_LIMIT = 1500
@@ -92,6 +93,33 @@ class TrainBoard(Board):
             hand.apply(move)
             ends.append(hand.end or fasttrain.finish(hand, rng.random, greedy))
         return ends
+
+
+def rebuild_trains(view: View, rng: Random) -> TrainHand:
+    """An engine round in the position a Mexican Train view shows, in one possible world.
+    (Line games need no engine hand: the expert plays their worlds on bit sets.)"""
+    hands, stock = deal_world(view, rng)
+    assert view.engine is not None
+    public = any(t.owner is None for t in view.trains)
+    hand = TrainHand(hands, stock, view.engine, public)
+    for train in view.trains:
+        rebuilt = Train(train.end, list(train.laid))
+        if train.owner is None:
+            hand.public = rebuilt
+        else:
+            hand.trains[train.owner] = rebuilt
+            hand.marked[train.owner] = train.marked
+    hand.open_double = view.open_double
+    hand.first_turn_done = list(view.first_turns_done)
+    hand.drew_this_turn = view.drew_this_turn
+    if view.drew_this_turn and view.legal:
+        hand.drawn_tile = view.legal[0].tile
+    hand.empty_passes = view.empty_passes
+    assert view.leader is not None
+    hand.leader = view.leader
+    hand.turn = view.turn
+    hand.draw_counts = list(view.draws)
+    return hand
 
 
 def _train_label(train: TrainView, view: View, names: Names) -> Text:
