@@ -2,10 +2,10 @@
 
 For every move it could make, it deals the hidden tiles again many times, consistently with
 everything its seat has seen (the tiles out, the numbers each seat lacks, the counts), plays
-each world out to the end of the hand with quick sensible players (each kind of board
-deals and plays its worlds: ``kabes.boards``), scores the hand by the
-variant's own rules, and values the result for the match: points against the target, and a
-won or lost match above all. It keeps dealing until its time budget is spent and plays the
+each world out to the end of the hand with quick sensible players (each kind of board deals
+and plays its own worlds: ``kabes.boards``), scores the hand by the variant's own rules, and
+values the result for the match: points against the target, and a won or lost match above
+all. It keeps dealing until its time budget is spent and plays the
 move with the best average. All moves are tried in the same worlds, so luck cancels between
 them.
 """
