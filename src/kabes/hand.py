@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from kabes.board_facts import BoardFacts
 from kabes.events import Event
 from kabes.moves import Move, Play
 from kabes.results import HandEnd
@@ -35,7 +36,12 @@ class Hand(Protocol):
     """Tiles drawn this hand, per seat."""
 
     def start(self) -> list[Event]:
-        """Make what the table does before the first choice (draws, the engine)."""
+        """Make what the table does before the first choice (the leader announced, draws
+        for the engine, the engine set)."""
+        ...
+
+    def facts(self) -> BoardFacts:
+        """What everybody sees of the board now (kabes.board_facts)."""
         ...
 
     def legal_moves(self) -> list[Play]:

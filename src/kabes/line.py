@@ -46,9 +46,5 @@ class Line:
         """The two open numbers, left first."""
         return (self.left, self.right)
 
-    def copy(self) -> Line:
-        """An independent copy (for search and what-if)."""
-        return Line(self.left, self.right, list(self.laid))
-
     def __str__(self) -> str:
         return " ".join(f"[{a}|{b}]" for a, b in self.laid)

@@ -13,8 +13,10 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any
 
+from kabes.board_facts import BoardFacts
+from kabes.copying import Fields, copy_state
 from kabes.errors import IllegalMove, MatchOver
-from kabes.events import Drew, DrewCount, Event, Passed, Played
+from kabes.events import Drew, DrewCount, Event, LeaderChosen, Passed, Played
 from kabes.line import Line
 from kabes.moves import LEFT, RIGHT, Move, Play, Timeout
 from kabes.results import Ending, HandEnd
@@ -53,8 +55,20 @@ class LineHand:
         """Every tile played so far with its seat, as everybody saw it."""
 
     def start(self) -> list[Event]:
-        """Nothing happens before the lead: the leader always has a tile to lead."""
-        return []
+        """Only the leader is announced (with the tile it must lead, if any): the leader
+        always has a tile to lead."""
+        return [LeaderChosen(self.leader, self.forced_lead)]
+
+    def facts(self) -> BoardFacts:
+        """The line, its ends (or the tile the lead must be), the voids, the last player."""
+        line = self.line
+        return BoardFacts(
+            voids=tuple(self.voids),
+            line=None if line is None else tuple(line.laid),
+            ends=None if line is None else line.ends,
+            forced_lead=self.forced_lead if line is None else None,
+            last_player=self.last_player,
+        )
 
     @property
     def stock_left(self) -> int:
@@ -120,24 +134,9 @@ class LineHand:
         return any(t.has(left) or t.has(right) for t in self.hands[seat])
 
     def copy(self) -> LineHand:
-        """An independent copy, for search and what-if."""
-        other = LineHand.__new__(LineHand)
-        other.players = self.players
-        other.hands = [list(h) for h in self.hands]
-        other.stock = self.stock
-        other.drawn = self.drawn
-        other.leader = self.leader
-        other.forced_lead = self.forced_lead
-        other.turn = self.turn
-        other.line = None if self.line is None else self.line.copy()
-        other.passes = list(self.passes)
-        other.draw_counts = list(self.draw_counts)
-        other.voids = list(self.voids)
-        other.last_player = self.last_player
-        other.end = self.end
-        other.moves = list(self.moves)
-        other.played = list(self.played)
-        return other
+        """An independent copy, for search and what-if; it shares nothing mutable with this
+        hand (kabes.copying: every attribute is declared in ``_COPIED``)."""
+        return copy_state(self, _COPIED)
 
     def _resolve(self, move: Move) -> tuple[Play, bool]:
         """The full play ``move`` stands for, and whether the table chose it; or a refusal
@@ -225,6 +224,14 @@ class LineHand:
         hands = tuple(tuple(h) for h in self.hands)
         self.end = HandEnd(ending, seat, capicu, hands, self.leader)
         self.turn = None
+
+
+_COPIED = Fields(
+    shared=("players", "drawn", "leader", "forced_lead", "turn", "last_player", "end"),
+    lists=("stock", "passes", "draw_counts", "voids", "moves", "played"),
+    nested=("hands",),
+    records=("line",),
+)
 
 
 def _written_first(line: Line, tile: Tile, end: str) -> int:

@@ -13,10 +13,9 @@ from random import Random
 from typing import Any
 
 from kabes.errors import BadOptions, BadRecord, MatchOver, NotYourTurn
-from kabes.events import Dealt, Event, HandEnded, HandStarted, LeadDrawn, LeaderChosen, MatchEnded
+from kabes.events import Dealt, Event, HandEnded, HandStarted, LeadDrawn, MatchEnded
 from kabes.explain import Explanation
 from kabes.hand import Hand
-from kabes.line_hand import LineHand
 from kabes.moves import Move
 from kabes.options import changed_options, check_options
 from kabes.results import HandResult, MatchResult
@@ -126,10 +125,7 @@ class Match:
         sizes = tuple(len(h) for h in deal)
         events: list[Event] = [HandStarted(self.state.hands_played + 1, sizes, len(stock))]
         events += [Dealt(seat, tuple(sorted(h))) for seat, h in enumerate(deal)]
-        started = hand.start()
-        if isinstance(hand, LineHand):
-            events.append(LeaderChosen(hand.leader, hand.forced_lead))
-        return events + started
+        return events + hand.start()
 
     def apply(self, seat: int | None, move: Move) -> list[Event]:
         """Play ``move`` for ``seat`` (None: whoever is to move, as a replay does). Refused

@@ -16,6 +16,8 @@ from bisect import insort
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
+from kabes.board_facts import BoardFacts, TrainView
+from kabes.copying import Fields, copy_state
 from kabes.errors import IllegalMove, MatchOver
 from kabes.events import Drew, DrewCount, EngineSet, Event, MarkerChanged, Passed, Played
 from kabes.moves import PUBLIC, Move, Play, Timeout
@@ -35,10 +37,6 @@ class Train:
         outer = tile.other(self.end)
         self.laid.append((self.end, outer))
         self.end = outer
-
-    def copy(self) -> Train:
-        """An independent copy."""
-        return Train(self.end, list(self.laid))
 
 
 class TrainHand:
@@ -95,6 +93,24 @@ class TrainHand:
         events.append(EngineSet(setter, self.engine))
         events += self._begin_turn(setter)
         return events
+
+    def facts(self) -> BoardFacts:
+        """The engine, every train with its marker, the open double and the turn's state."""
+        trains = tuple(
+            TrainView(owner, tuple(t.laid), t.end, self.marked[owner])
+            for owner, t in enumerate(self.trains)
+        )
+        if self.public is not None:
+            trains += (TrainView(None, tuple(self.public.laid), self.public.end, False),)
+        return BoardFacts(
+            voids=(frozenset(),) * self.players,
+            engine=self.engine,
+            trains=trains,
+            open_double=self.open_double,
+            first_turns_done=tuple(self.first_turn_done),
+            drew_this_turn=self.drew_this_turn,
+            empty_passes=self.empty_passes,
+        )
 
     def places(self, seat: int) -> list[str]:
         """Where ``seat`` may play now, in first-fit order."""
@@ -163,20 +179,9 @@ class TrainHand:
         return events + self._end_turn(seat)
 
     def copy(self) -> TrainHand:
-        """An independent copy, for search and what-if."""
-        other = TrainHand.__new__(TrainHand)
-        for name in _FIELDS:
-            setattr(other, name, getattr(self, name))
-        other.hands = [list(h) for h in self.hands]
-        other.trains = [t.copy() for t in self.trains]
-        other.public = None if self.public is None else self.public.copy()
-        other.marked = list(self.marked)
-        other.first_turn_done = list(self.first_turn_done)
-        other.moves = list(self.moves)
-        other.played = list(self.played)
-        other.passes = list(self.passes)
-        other.draw_counts = list(self.draw_counts)
-        return other
+        """An independent copy, for search and what-if; it shares nothing mutable with this
+        round (kabes.copying: every attribute is declared in ``_COPIED``)."""
+        return copy_state(self, _COPIED)
 
     # -- the table's own actions ------------------------------------------------------------
 
@@ -296,16 +301,10 @@ class TrainHand:
         self.turn = None
 
 
-_FIELDS = (
-    "players",
-    "stock",
-    "drawn",
-    "engine",
-    "open_double",
-    "drawn_tile",
-    "empty_passes",
-    "leader",
-    "turn",
-    "end",
-    "drew_this_turn",
+_COPIED = Fields(
+    shared=("players", "drawn", "engine", "open_double", "drew_this_turn", "drawn_tile",
+            "empty_passes", "leader", "turn", "end"),
+    lists=("stock", "marked", "first_turn_done", "moves", "played", "passes", "draw_counts"),
+    nested=("hands",),
+    records=("trains", "public"),
 )

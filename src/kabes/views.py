@@ -11,31 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kabes.board_facts import TrainView, no_board
 from kabes.errors import BadOptions
 from kabes.explain import Explanation
 from kabes.hand import Hand
-from kabes.line_hand import LineHand
 from kabes.match import Match
-from kabes.moves import PUBLIC, Play
+from kabes.moves import Play
 from kabes.options import Options
 from kabes.results import HandResult, MatchResult
 from kabes.tiles import Tile
-from kabes.trains import TrainHand
 
-
-@dataclass(frozen=True, slots=True)
-class TrainView:
-    """One train as everybody sees it: owner (None for the public train), tiles, end."""
-
-    owner: int | None
-    laid: tuple[tuple[int, int], ...]
-    end: int
-    marked: bool
-
-    @property
-    def place(self) -> str:
-        """The train's name in moves: the owner's seat, or ``M``."""
-        return PUBLIC if self.owner is None else str(self.owner)
+__all__ = ["TrainView", "View", "view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +91,7 @@ def view(match: Match, seat: int) -> View:
     if not 0 <= seat < match.players:
         raise BadOptions(f"seat {seat} is not at this table (0 to {match.players - 1})")
     hand = match.hand
-    line = hand.line if isinstance(hand, LineHand) else None
-    trains = hand if isinstance(hand, TrainHand) else None
+    board = no_board(match.players) if hand is None else hand.facts()
     nobody = (0,) * match.players
     return View(
         variant=match.variant,
@@ -121,38 +106,28 @@ def view(match: Match, seat: int) -> View:
         turn=None if hand is None else hand.turn,
         leader=None if hand is None else hand.leader,
         legal=tuple(hand.legal_moves()) if hand is not None and hand.turn == seat else (),
-        line=None if line is None else tuple(line.laid),
-        ends=None if line is None else line.ends,
-        forced_lead=hand.forced_lead if isinstance(hand, LineHand) and line is None else None,
-        engine=None if trains is None else trains.engine,
-        trains=() if trains is None else _trains(trains),
-        open_double=None if trains is None else trains.open_double,
+        line=board.line,
+        ends=board.ends,
+        forced_lead=board.forced_lead,
+        engine=board.engine,
+        trains=board.trains,
+        open_double=board.open_double,
         played=() if hand is None else tuple(hand.played),
         passes=() if hand is None else tuple(hand.passes),
         draws=nobody if hand is None else tuple(hand.draw_counts),
-        voids=tuple(hand.voids) if isinstance(hand, LineHand) else (frozenset(),) * match.players,
+        voids=board.voids,
         scores=tuple(match.state.scores),
         hands_played=match.state.hands_played,
         hand_wins=tuple(match.state.hand_wins),
-        last_player=hand.last_player if isinstance(hand, LineHand) else None,
-        first_turns_done=() if trains is None else tuple(trains.first_turn_done),
-        drew_this_turn=trains is not None and trains.drew_this_turn,
-        empty_passes=0 if trains is None else trains.empty_passes,
+        last_player=board.last_player,
+        first_turns_done=board.first_turns_done,
+        drew_this_turn=board.drew_this_turn,
+        empty_passes=board.empty_passes,
         revealed=_face_up(hand),
         last_result=match.log[-1].result if match.log else None,
         last_explanation=match.log[-1].explanation if match.log else None,
         match_result=match.result,
     )
-
-
-def _trains(hand: TrainHand) -> tuple[TrainView, ...]:
-    trains = tuple(
-        TrainView(owner, tuple(t.laid), t.end, hand.marked[owner])
-        for owner, t in enumerate(hand.trains)
-    )
-    if hand.public is not None:
-        trains += (TrainView(None, tuple(hand.public.laid), hand.public.end, False),)
-    return trains
 
 
 def _face_up(hand: Hand | None) -> tuple[tuple[Tile, ...], ...] | None:

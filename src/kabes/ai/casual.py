@@ -6,7 +6,8 @@ number it holds most of, as any casual player would.
 
 from __future__ import annotations
 
-from kabes.ai.knowledge import Hint, ends_after
+from kabes import boards
+from kabes.ai.knowledge import Hint
 from kabes.ai.level import Level
 from kabes.moves import Play
 from kabes.views import View
@@ -19,17 +20,12 @@ class Casual(Level):
 
     def decide(self, view: View, moves: list[Play]) -> Hint:
         """The heaviest legal tile (a double before a non-double of the same value)."""
-        best = max(moves, key=lambda m: (m.tile.value, m.tile.is_double, _follow(view, m)))
+        board = boards.board_of(view.variant)
+        best = max(
+            moves, key=lambda m: (m.tile.value, m.tile.is_double, board.follow(view, m))
+        )
         tile = best.tile
         why = f"{tile} is your heaviest playable tile"
         if tile.is_double:
             why += ", and a double is hard to place later"
         return Hint(best, why)
-
-
-def _follow(view: View, move: Play) -> int:
-    """How many of the other tiles in hand would fit the ends this move leaves."""
-    if view.trains:
-        return 0
-    left, right = ends_after(view, move)
-    return sum(1 for t in view.hand if t is not move.tile and (t.has(left) or t.has(right)))

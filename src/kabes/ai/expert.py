@@ -2,9 +2,10 @@
 
 For every move it could make, it deals the hidden tiles again many times, consistently with
 everything its seat has seen (the tiles out, the numbers each seat lacks, the counts), plays
-each world out to the end of the hand with quick sensible players, scores the hand by the
-variant's own rules, and values the result for the match: points against the target, and a
-won or lost match above all. It keeps dealing until its time budget is spent and plays the
+each world out to the end of the hand with quick sensible players (each kind of board deals
+and plays its own worlds: ``kabes.boards``), scores the hand by the variant's own rules, and
+values the result for the match: points against the target, and a won or lost match above
+all. It keeps dealing until its time budget is spent and plays the
 move with the best average. All moves are tried in the same worlds, so luck cancels between
 them.
 """
@@ -17,15 +18,13 @@ from dataclasses import replace
 from multiprocessing import get_context
 from random import Random
 
-from kabes.ai import fastline, fasttrain
+from kabes import boards
 from kabes.ai.knowledge import Hint, unseen
 from kabes.ai.level import Level
 from kabes.ai.skilled import Skilled
-from kabes.ai.worlds import deal_world, rebuild_trains
 from kabes.moves import Play
 from kabes.results import HandEnd
 from kabes.rules import MatchState, Rules, get_rules
-from kabes.trains import TrainHand
 from kabes.views import View
 
 WIN = 3.0
@@ -118,39 +117,18 @@ def search(
     party = view.party(view.seat)
     worlds = 0
     pool = unseen(view)
-    leader = view.leader
-    assert leader is not None
+    board = boards.board_of(view.variant)
     started = time.perf_counter()
     while max_worlds is None or worlds < max_worlds:
         now = time.perf_counter()
         per_world = (now - started) / worlds if worlds else 0.0
         if worlds >= MIN_WORLDS and now + per_world > deadline:
             break  # one more world would likely overrun the budget
-        if not view.trains:
-            hands, stock = deal_world(view, rng, pool)
-            masks = [fastline.mask(h) for h in hands]
-            bits = [fastline.BIT[t] for t in stock]
-            for i, move in enumerate(moves):
-                end = fastline.finish_after(
-                    list(masks), view.ends, view.seat, move, bits, leader, rng.random, GREEDY
-                )
-                totals[i] += value(rules, state, end, party)
-        else:
-            world = rebuild_trains(view, rng)
-            for i, move in enumerate(moves):
-                hand = world.copy()
-                hand.apply(move)
-                totals[i] += value(rules, state, playout(hand, rng), party)
+        ends = board.play_world(view, moves, rng, pool, GREEDY)
+        for i, end in enumerate(ends):
+            totals[i] += value(rules, state, end, party)
         worlds += 1
     return totals, worlds
-
-
-def playout(hand: TrainHand, rng: Random) -> HandEnd:
-    """Play a Mexican Train round to its end on bit sets (``fasttrain``) with quick players:
-    mostly the heaviest tile, sometimes any. (Line hands go through ``fastline`` directly.)"""
-    if hand.end is not None:
-        return hand.end
-    return fasttrain.finish(hand, rng.random, GREEDY)
 
 
 def value(rules: Rules, state: MatchState, end: HandEnd, party: int) -> float:

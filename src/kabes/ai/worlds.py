@@ -4,7 +4,8 @@ The expert plays its candidate moves out in many such worlds. A world keeps the 
 tiles, gives every other seat as many unseen tiles as it holds, never a tile with a number the
 seat is known to lack (its passes and draws), and puts the rest in the stock in a random
 order. Line games play their worlds on bit sets (``fastline``); a Mexican Train world is
-rebuilt as an ordinary engine round, so the candidate move is checked by the engine itself.
+rebuilt as an ordinary engine round (``kabes.boards.trains``), so the candidate move is
+checked by the engine itself.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from random import Random
 
 from kabes.ai.knowledge import unseen
 from kabes.tiles import Tile
-from kabes.trains import Train, TrainHand
 from kabes.views import View
 
 ATTEMPTS = 30
@@ -58,31 +58,3 @@ def deal_world(
 def _room(view: View, seat: int, pool: list[Tile]) -> int:
     voids = view.voids[seat]
     return sum(1 for t in pool if t.low not in voids and t.high not in voids)
-
-
-def rebuild_trains(view: View, rng: Random) -> TrainHand:
-    """An engine round in the position a Mexican Train view shows, in one possible world.
-    (Line games need no engine hand: the expert plays their worlds on bit sets.)"""
-    hands, stock = deal_world(view, rng)
-    assert view.engine is not None
-    public = any(t.owner is None for t in view.trains)
-    hand = TrainHand(hands, stock, view.engine, public)
-    for train in view.trains:
-        rebuilt = Train(train.end, list(train.laid))
-        if train.owner is None:
-            hand.public = rebuilt
-        else:
-            hand.trains[train.owner] = rebuilt
-            hand.marked[train.owner] = train.marked
-    hand.open_double = view.open_double
-    hand.first_turn_done = list(view.first_turns_done)
-    hand.drew_this_turn = view.drew_this_turn
-    if view.drew_this_turn and view.legal:
-        hand.drawn_tile = view.legal[0].tile
-    hand.empty_passes = view.empty_passes
-    assert view.leader is not None
-    hand.leader = view.leader
-    hand.turn = view.turn
-    hand.draw_counts = list(view.draws)
-    return hand
-

@@ -1,9 +1,10 @@
-"""Drawing a seat's view in the terminal with Rich: the line or trains, the hand, the table.
+"""Drawing a seat's view in the terminal with Rich: the board, the hand, the table.
 
 Everything shown comes from a :class:`kabes.views.View`, so the terminal can never show a
 tile the seat may not see. :func:`render` is the whole screen: the score against the target,
-the board, the last moves (so the others' moves stay in view), the others and the stock, and
-the hand; the game redraws it in place at every turn.
+the board (drawn by its own kind, ``kabes.boards``), the last moves (so the others' moves
+stay in view), the others and the stock, and the hand; the game redraws it in place at every
+turn.
 """
 
 from __future__ import annotations
@@ -16,14 +17,12 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from kabes.boards import board_of
+from kabes.boards.trains import LEGEND as LEGEND  # the marker's legend, where tests read it
 from kabes.cli.words import Names, or_list, plural
 from kabes.rules import get_rules
-from kabes.rules.mexican_train import ROUNDS
 from kabes.tiles import Tile
-from kabes.views import TrainView, View
-
-MARKER = "●"
-LEGEND = f"{MARKER} marker: that player could not play; anyone may play on a marked train."
+from kabes.views import View
 
 
 def tile_text(tile: Tile, playable: bool = False) -> Text:
@@ -36,8 +35,10 @@ def goal(view: View) -> str:
     options = view.options
     if options.open_ended:
         return "no limit"
-    if view.trains or view.variant == "mexican-train":
-        return f"round {max(view.hand_number, 1)} of {ROUNDS}, lowest total wins"
+    fixed = get_rules(view.variant).fixed_hands
+    if fixed is not None:
+        word = board_of(view.variant).hand_word
+        return f"{word} {max(view.hand_number, 1)} of {fixed}, lowest total wins"
     if options.target is not None:
         return f"to {options.target}"
     if options.hands is not None:
@@ -56,46 +57,6 @@ def scores_line(view: View, names: Names | None = None) -> Text:
     return Text(f"{label}: " + " · ".join(parts + ([aim] if aim else [])), style="cyan")
 
 
-def line_panel(view: View) -> RenderableType:
-    """The line of play, its two open ends shown in bold."""
-    if view.line is None:
-        lead = f" — the lead must be {view.forced_lead}" if view.forced_lead else ""
-        return Panel(Text(f"(no tile yet{lead})", style="dim"), title="Line")
-    text = Text()
-    last = len(view.line) - 1
-    for i, (a, b) in enumerate(view.line):
-        left = Text(str(a), style="bold yellow" if i == 0 else "")
-        right = Text(str(b), style="bold yellow" if i == last else "")
-        text += Text("[") + left + Text("|") + right + Text("] ")
-    assert view.ends is not None
-    title = f"Line · left end {view.ends[0]}, right end {view.ends[1]}"
-    return Panel(text, title=title)
-
-
-def trains_panel(view: View, names: Names) -> RenderableType:
-    """Every train from the engine, with markers, the open double and the marker's legend."""
-    table = Table.grid(padding=(0, 1))
-    for train in view.trains:
-        table.add_row(_train_label(train, view, names), _train_tiles(train), Text(f"→ {train.end}"))
-    title = f"Engine {view.engine}"
-    if view.open_double is not None:
-        title += f" · the double on {names.train(view.open_double, view.seat)} must be covered"
-    return Panel(table, title=title, subtitle=LEGEND, subtitle_align="left")
-
-
-def _train_label(train: TrainView, view: View, names: Names) -> Text:
-    if train.owner is None:
-        return Text("Public (M)", style="magenta")
-    name = "Yours" if train.owner == view.seat else names.seat(train.owner)
-    label = Text(f"{name} ({train.owner})")
-    label += Text(f" {MARKER}" if train.marked else "  ", style="red")
-    return label
-
-
-def _train_tiles(train: TrainView) -> Text:
-    return Text(" ".join(f"[{a}|{b}]" for a, b in train.laid) or "·")
-
-
 def table_panel(view: View, names: Names) -> RenderableType:
     """The others' tile counts, draws and passes, and the stock."""
     rows = Table.grid(padding=(0, 2))
@@ -111,7 +72,7 @@ def table_panel(view: View, names: Names) -> RenderableType:
         passes = sum(1 for s, _n in view.passes if s == seat)
         if passes:
             notes.append("passed" + ("" if passes == 1 else f" {passes} times"))
-        if view.voids[seat] and not view.trains:
+        if view.voids[seat]:
             notes.append(f"has no {or_list(sorted(view.voids[seat]))}")
         marker = " ◀ to play" if view.turn == seat else ""
         rows.add_row(who, plural(view.counts[seat], "tile"), ", ".join(notes) + marker)
@@ -149,9 +110,9 @@ def render(view: View, names: Names | None = None, recent: Sequence[str] = ()) -
     """The whole table as the seat sees it, with the last moves."""
     names = names or Names(view.players, view.teams, view.seat)
     title = get_rules(view.variant).title
-    word = "round" if view.trains else "hand"
-    header = Text(f"{title} · {word} {view.hand_number}", style="bold")
-    board = trains_panel(view, names) if view.trains else line_panel(view)
+    kind = board_of(view.variant)
+    header = Text(f"{title} · {kind.hand_word} {view.hand_number}", style="bold")
+    board = kind.panel(view, names)
     parts: list[RenderableType] = [header, scores_line(view, names), board]
     if recent:
         parts.append(moves_panel(recent))

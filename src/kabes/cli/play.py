@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Console
 
 from kabes.ai import DEFAULT_BUDGET, Expert, Player, make_player
+from kabes.boards import board_of
 from kabes.cli.describe import describe_match, narrate
 from kabes.cli.display import face_up, render, scores_line
 from kabes.cli.explain import ENDINGS, endings_named, word_explanation
@@ -27,7 +28,7 @@ from kabes.errors import BadMove, BadOptions, KabesError
 from kabes.events import Event, HandStarted, MatchEnded
 from kabes.explain import Explanation
 from kabes.match import Match
-from kabes.moves import LEFT, MAX_TRAINS, PUBLIC, RIGHT, Move, Play
+from kabes.moves import LEFT, PUBLIC, RIGHT, Move, Play
 from kabes.records import save_record
 from kabes.rules import get_rules
 from kabes.tiles import parse_tile
@@ -38,25 +39,6 @@ SEARCH_WORKERS = min(2, os.cpu_count() or 1)
 """The expert searches on both cores of a small machine while the person waits."""
 RECENT = 14
 """At most this many lines of the last moves stay on screen."""
-LINE_HELP = (
-    "Type a tile's number from your hand (3) or the tile (6-3). If it fits both ends you are "
-    "asked which, or say it at once: 3 L, 6-3 R. You never type pass or draw: when nothing "
-    "fits, the table draws (where there is a stock) and passes for you. "
-    "'hint' asks the expert for advice; 'q' stops the game."
-)
-TRAIN_HELP = (
-    "Type a tile's number from your hand (3) or the tile (6-3), then the train if it fits "
-    "several: 3 0 (your own train, 0), 6-3 2 (seat 2's marked train), 6-3 M (the public "
-    "train). In your first turn you go on while a tile fits your own train. A marker (●) on "
-    "a train means anyone may play there. You never type pass or draw: when nothing fits, "
-    "the table draws a tile for you and, if it does not fit either, puts your marker on your "
-    "train and passes. 'hint' asks the expert for advice; 'q' stops the game."
-)
-FIRST_ROUND = (
-    "First round of turns: each player plays as many tiles as they can on their own train, "
-    "and only there; their turn goes on while a tile fits. Who can play none draws a tile, "
-    "plays it if it fits, else puts a marker on their train."
-)
 TABLE_WORDS = {"pass": "table_passes", "boude": "table_passes", "draw": "table_draws",
                "rale": "table_draws"}
 
@@ -74,7 +56,7 @@ class Command:
 
 def help_text(seen: View) -> str:
     """Help for the variant being played only (no train syntax in a Haitian game)."""
-    return TRAIN_HELP if seen.trains else LINE_HELP
+    return board_of(seen.variant).help
 
 
 def read_input(text: str, seen: View) -> Move | Command:
@@ -104,21 +86,15 @@ def read_input(text: str, seen: View) -> Move | Command:
         tile = parse_tile(first, top)
         written = int(first.split("-")[0])
     at = _place_word(words[1]) if len(words) == 2 else None
-    if at is not None and not _valid_place(at, seen):
-        where = "L or R" if not seen.trains else "a train number or M"
-        raise BadMove(f"{words[1]!r} is not a place: say {where}")
+    board = board_of(seen.variant)
+    if at is not None and not board.valid_place(at):
+        raise BadMove(f"{words[1]!r} is not a place: say {board.places_word}")
     return Play(tile, at, written)
 
 
 def _place_word(word: str) -> str:
     upper = word.upper()
     return {"LEFT": LEFT, "RIGHT": RIGHT, "PUBLIC": PUBLIC}.get(upper, upper)
-
-
-def _valid_place(at: str, seen: View) -> bool:
-    if not seen.trains:
-        return at in (LEFT, RIGHT)
-    return at == PUBLIC or (at.isdigit() and int(at) < MAX_TRAINS)
 
 
 class TerminalGame:
@@ -140,7 +116,7 @@ class TerminalGame:
         self.console = console
         self.ask = ask
         self.names = Names(match.players, match.rules.teams, HUMAN, dict(levels or {}))
-        self.trains = match.variant == "mexican-train"
+        self.board = board_of(match.variant)
         self.lines: list[str] = [intro] if intro else []
         """What happened, in words; the screen shows its tail."""
         self.pending: list[Event] = []
@@ -176,9 +152,9 @@ class TerminalGame:
         events = self.match.deal_hand()
         self._flush()
         dealt = next(i for i, e in enumerate(events) if isinstance(e, HandStarted)) + 1
-        self.lines += narrate(events[:dealt], self.names, self.trains)
-        if self.trains and len(self.match.log) == 1:
-            self.lines.append(FIRST_ROUND)
+        self.lines += narrate(events[:dealt], self.names, self.board.rounds)
+        if self.board.intro is not None and len(self.match.log) == 1:
+            self.lines.append(self.board.intro)
         self._tell(events[dealt:])
 
     def _screen(self, seen: View) -> None:
@@ -250,7 +226,7 @@ class TerminalGame:
 
     def _between_hands(self) -> None:
         self._show_end_of_hand()
-        hand = "round" if self.trains else "hand"
+        hand = self.board.hand_word
         if not self.match.options.open_ended:
             self._line(f"Press Enter for the next {hand} (q to stop): ", quit_words=True)
             return
@@ -307,7 +283,7 @@ class TerminalGame:
         self.pending += [e for e in events if not isinstance(e, MatchEnded)]
 
     def _flush(self) -> None:
-        self.lines += narrate(self.pending, self.names, self.trains)
+        self.lines += narrate(self.pending, self.names, self.board.rounds)
         self.pending = []
 
 

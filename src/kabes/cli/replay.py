@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.rule import Rule
 
+from kabes.boards import BOARDS
 from kabes.cli.describe import narrate
 from kabes.cli.explain import word_explanation
 from kabes.cli.words import Names
@@ -24,25 +25,26 @@ from kabes.rules import VARIANTS
 def show_replay(record: Mapping[str, Any], console: Console) -> None:
     """Replay ``record`` and tell every event; the points and scores after each hand."""
     names = _names(record)
-    trains = record.get("variant") == "mexican-train"
+    kind = VARIANTS.get(str(record.get("variant")))
+    board = BOARDS[kind.board if kind is not None else "line"]
     replayed: list[Match] = []
 
     def tell(events: list[Event]) -> None:
         segment: list[Event] = []
         for event in events:
             if isinstance(event, HandStarted):
-                _say(narrate(segment, names, trains), console)
+                _say(narrate(segment, names, board.rounds), console)
                 segment = []
-                console.print(Rule(f"{'Round' if trains else 'Hand'} {event.number}"))
+                console.print(Rule(f"{board.hand_word.capitalize()} {event.number}"))
             segment.append(event)
             if isinstance(event, HandEnded):
-                _say(narrate(segment, names, trains), console)
+                _say(narrate(segment, names, board.rounds), console)
                 segment = []
                 if replayed:
                     _say(word_explanation(replayed[0].log[-1].explanation or (), names), console)
                 console.print("Scores after the hand: " + _scores(event.result.scores, names),
                               style="cyan")
-        _say(narrate(segment, names, trains), console)
+        _say(narrate(segment, names, board.rounds), console)
 
     match = replay(record, tell, replayed.append)
     console.print(Rule())

@@ -3,7 +3,8 @@
 A variant (one module per rule family under ``kabes.rules``) says who may sit, which options
 it takes, how a hand starts (who leads, with which tile), how a finished hand is scored, who
 leads the next one, and when the match is over. The mechanics of play live in
-``kabes.line_hand`` and ``kabes.trains``; the bookkeeping of a match in ``kabes.match``.
+``kabes.line_hand`` and ``kabes.trains``, what differs between their boards elsewhere in
+``kabes.boards``; the bookkeeping of a match in ``kabes.match``.
 """
 
 from __future__ import annotations
@@ -66,6 +67,11 @@ class Rules(ABC):
     """The variant's name for people."""
     people_only = False
     """Whether only people may sit (no computer player ever takes a seat)."""
+    board = "line"
+    """The kind of board the variant is played on, a key of ``kabes.boards.BOARDS``; its
+    hands are made by :meth:`new_hand`."""
+    fixed_hands: int | None = None
+    """How many hands (rounds) every match has, where the variant fixes it."""
 
     def penalties(self, players: int) -> bool:
         """Whether scores are penalties (lower is better) with this many players."""

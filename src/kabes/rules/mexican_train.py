@@ -29,6 +29,8 @@ class MexicanTrain(Rules):
     seat_counts = (2, 3, 4, 5, 6, 7, 8)
     default_players = 4
     title = "Mexican Train"
+    board = "trains"
+    fixed_hands = ROUNDS
 
     def penalties(self, players: int) -> bool:
         """Scores are the pips left in hand: penalties."""

@@ -1,0 +1,71 @@
+"""What differs between kinds of board outside the engine, owned by one class per kind.
+
+The engine's side of a board is its hand (``kabes.line_hand``, ``kabes.trains``): the moves,
+and what everybody sees of it (``Hand.facts``). Everything else that depends on the kind of
+board is here, so that nothing else asks which kind a game is played on: how the terminal
+draws it and names its places, and what the computer players make of it (the casual player's
+follow-up, the skilled player's features, the expert's worlds).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from random import Random
+from typing import TYPE_CHECKING
+
+from rich.console import RenderableType
+
+from kabes.cli.words import Names
+from kabes.moves import Play
+from kabes.results import HandEnd
+from kabes.tiles import Tile
+from kabes.views import View
+
+if TYPE_CHECKING:  # the levels' package imports the boards: only its name is needed here
+    from kabes.ai.features import Feature
+
+Judge = Callable[[View, Play], "list[Feature]"]
+"""The skilled player's features of one move in one view."""
+
+
+class Board(ABC):
+    """One kind of board; a variant names its kind in ``Rules.board``."""
+
+    name: str
+    """The key variants use for it (``Rules.board``)."""
+    hand_word: str
+    """What one deal is called: "hand" or "round"."""
+    rounds: bool
+    """Whether the terminal tells deals as rounds and sums up their set-up."""
+    places_word: str
+    """The places a tile may go, as the terminal asks for them."""
+    help: str
+    """The terminal's help for games on this board."""
+    intro: str | None = None
+    """Said once, before the first deal's play, where the board needs it."""
+
+    @abstractmethod
+    def valid_place(self, at: str) -> bool:
+        """Whether ``at`` (typed after a tile) can name a place on this board."""
+
+    @abstractmethod
+    def panel(self, view: View, names: Names) -> RenderableType:
+        """The board as the terminal draws it."""
+
+    @abstractmethod
+    def follow(self, view: View, move: Play) -> int:
+        """The casual player's tie-break: how many tiles in hand fit after ``move``."""
+
+    @abstractmethod
+    def judge(self, view: View) -> Judge:
+        """The skilled player's features for this view's moves, with what every move shares
+        worked out once."""
+
+    @abstractmethod
+    def play_world(
+        self, view: View, moves: list[Play], rng: Random, pool: list[Tile], greedy: float
+    ) -> list[HandEnd]:
+        """The expert's search: one world dealt consistently with ``view`` (``pool`` the
+        tiles it has not seen), and the end of the hand after each of ``moves`` in it,
+        played out by quick players who play the heaviest tile ``greedy`` of the time."""

@@ -1,0 +1,173 @@
+"""The line of the double-six games, outside the engine: its drawing, its places, and what
+the computer players make of it (see kabes.boards.base).
+
+On a line the skilled player tracks the tiles out and the numbers each seat is known to lack
+(every pass and draw), keeps open the numbers it holds, kills the numbers the opponents play
+to, and with a partner it does not cover the partner's number, plays to the partner's suit
+and leaves open the numbers the next opponent lacks, so the play comes back to its side. The
+expert plays its worlds out on bit sets (``kabes.ai.fastline``).
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from rich.console import RenderableType
+from rich.panel import Panel
+from rich.text import Text
+
+from kabes.ai import fastline
+from kabes.ai.features import OUT, Feature
+from kabes.ai.knowledge import ends_after, number_counts, opponents, partner, unseen
+from kabes.ai.worlds import deal_world
+from kabes.boards.base import Board, Judge
+from kabes.cli.words import Names
+from kabes.moves import LEFT, RIGHT, Play
+from kabes.results import HandEnd
+from kabes.tiles import Tile, count
+from kabes.views import View
+
+LINE_HELP = (
+    "Type a tile's number from your hand (3) or the tile (6-3). If it fits both ends you are "
+    "asked which, or say it at once: 3 L, 6-3 R. You never type pass or draw: when nothing "
+    "fits, the table draws (where there is a stock) and passes for you. "
+    "'hint' asks the expert for advice; 'q' stops the game."
+)
+
+
+class LineBoard(Board):
+    """A line with two open ends (partnership, plaza, haitian)."""
+
+    name = "line"
+    hand_word = "hand"
+    rounds = False
+    places_word = "L or R"
+    help = LINE_HELP
+
+    def valid_place(self, at: str) -> bool:
+        """L or R."""
+        return at in (LEFT, RIGHT)
+
+    def panel(self, view: View, names: Names) -> RenderableType:
+        """The line of play, its two open ends shown in bold."""
+        if view.line is None:
+            lead = f" — the lead must be {view.forced_lead}" if view.forced_lead else ""
+            return Panel(Text(f"(no tile yet{lead})", style="dim"), title="Line")
+        text = Text()
+        last = len(view.line) - 1
+        for i, (a, b) in enumerate(view.line):
+            left = Text(str(a), style="bold yellow" if i == 0 else "")
+            right = Text(str(b), style="bold yellow" if i == last else "")
+            text += Text("[") + left + Text("|") + right + Text("] ")
+        assert view.ends is not None
+        title = f"Line · left end {view.ends[0]}, right end {view.ends[1]}"
+        return Panel(text, title=title)
+
+    def follow(self, view: View, move: Play) -> int:
+        """How many of the other tiles in hand would fit the ends this move leaves."""
+        left, right = ends_after(view, move)
+        return sum(1 for t in view.hand if t is not move.tile and (t.has(left) or t.has(right)))
+
+    def judge(self, view: View) -> Judge:
+        """:func:`line_features`, with the seat's unseen tiles worked out once."""
+        out = unseen(view)
+        return lambda seen, move: line_features(seen, move, out)
+
+    def play_world(
+        self, view: View, moves: list[Play], rng: Random, pool: list[Tile], greedy: float
+    ) -> list[HandEnd]:
+        """The hidden hands dealt again, and each move played out on bit sets."""
+        hands, stock = deal_world(view, rng, pool)
+        masks = [fastline.mask(h) for h in hands]
+        bits = [fastline.BIT[t] for t in stock]
+        leader = view.leader
+        assert leader is not None
+        return [
+            fastline.finish_after(
+                list(masks), view.ends, view.seat, move, bits, leader, rng.random, greedy
+            )
+            for move in moves
+        ]
+
+
+def line_features(view: View, move: Play, out: list[Tile]) -> list[Feature]:
+    """Why ``move`` is good or bad on a line of play; ``out`` are the seat's unseen tiles."""
+    tile = move.tile
+    rest = [t for t in view.hand if t is not tile]
+    if not rest:
+        return [Feature(OUT + tile.value, f"{tile} is your last tile: domino!")]
+    left, right = ends_after(view, move)
+    open_numbers = {left, right}
+    mine = number_counts(rest)
+    outside = number_counts(out)
+    features = [Feature(tile.value * 0.6, f"{tile} sheds {tile.value} pips")]
+    if tile.is_double:
+        features.append(Feature(2.5, f"{tile} is a double: hard to place later"))
+    for n in open_numbers:
+        if mine[n]:
+            features.append(
+                Feature(1.8 * min(mine[n], 3), f"keeps {n} open: you hold {mine[n]} more")
+            )
+            if outside[n] == 0:
+                features.append(Feature(2.0, f"nobody else can have a {n}: you control it"))
+    for seat in opponents(view):
+        lacking = open_numbers & view.voids[seat]
+        if lacking:
+            weight = 3.5 if seat == (view.seat + 1) % view.players else 2.0
+            n = min(lacking)
+            why = f"seat {seat} has no {n}: leave {n} open"
+            features.append(Feature(weight * len(lacking), why))
+    mate = partner(view)
+    if mate is not None:
+        lacking = open_numbers & view.voids[mate]
+        if lacking:
+            n = min(lacking)
+            features.append(
+                Feature(-3.0 * len(lacking), f"your partner passed on {n}s: keep {n} closed")
+            )
+        suit = _suit(view, mate)
+        if suit is not None and view.ends is not None and suit in view.ends:
+            if suit not in open_numbers:
+                features.append(Feature(-2.5, f"do not cover your partner's {suit}"))
+            else:
+                features.append(Feature(1.5, f"plays to your partner's {suit}"))
+    for seat in opponents(view):
+        suit = _suit(view, seat)
+        covered = suit is not None and view.ends is not None and suit in view.ends
+        if covered and suit not in open_numbers:
+            features.append(Feature(1.5, f"kills the {suit} seat {seat} is playing to"))
+    features += _block_features(view, rest, open_numbers, out, mine)
+    return features
+
+
+def _suit(view: View, seat: int) -> int | None:
+    """The number ``seat`` last opened on the line: the number it is playing to."""
+    for who, play in reversed(view.played):
+        if who == seat:
+            if play.at is None:
+                return None
+            first = play.first if play.first is not None else play.tile.low
+            return play.tile.other(first) if play.at == "R" else first
+    return None
+
+
+def _block_features(
+    view: View, rest: list[Tile], open_numbers: set[int], out: list[Tile], mine: list[int]
+) -> list[Feature]:
+    """A move that blocks the game is judged by who would win the block."""
+    if view.stock or any(mine[n] for n in open_numbers):
+        return []
+    if any(t.has(n) for t in out for n in open_numbers):
+        return []
+    others = [s for s in range(view.players) if s != view.seat]
+    hidden = sum(view.counts[s] for s in others) or 1
+    average = sum(t.value for t in out) / hidden
+    mine_total: float = count(rest)
+    theirs = [average * view.counts[s] for s in others]
+    if view.teams:
+        mate = partner(view)
+        mine_total += average * view.counts[mate] if mate is not None else 0
+        theirs = [average * sum(view.counts[s] for s in opponents(view))]
+    if mine_total < min(theirs):
+        return [Feature(40.0, "blocks the game while you hold the fewest pips")]
+    return [Feature(-40.0, "would block the game with more pips than the others")]

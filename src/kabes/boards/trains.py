@@ -1,0 +1,195 @@
+"""Mexican Train's trains, outside the engine: their drawing, their places, and what the
+computer players make of them (see kabes.boards.base).
+
+The skilled player plans the longest train from its hand, plays doubles only with a
+follow-up, and sheds heavy tiles that are not in its plan on marked trains and the public
+train. The expert rebuilds a round in each world it deals (``kabes.ai.worlds``) and plays it
+out on bit sets (``kabes.ai.fasttrain``).
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from rich.console import RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from kabes.ai import fasttrain
+from kabes.ai.features import OUT, Feature
+from kabes.ai.worlds import deal_world
+from kabes.board_facts import TrainView
+from kabes.boards.base import Board, Judge
+from kabes.cli.words import Names
+from kabes.moves import MAX_TRAINS, PUBLIC, Play
+from kabes.results import HandEnd
+from kabes.tiles import Tile
+from kabes.trains import Train, TrainHand
+from kabes.views import View
+
+CHAIN_SEARCH_LIMIT = 1500
+MARKER = "●"
+LEGEND = f"{MARKER} marker: that player could not play; anyone may play on a marked train."
+TRAIN_HELP = (
+    "Type a tile's number from your hand (3) or the tile (6-3), then the train if it fits "
+    "several: 3 0 (your own train, 0), 6-3 2 (seat 2's marked train), 6-3 M (the public "
+    "train). In your first turn you go on while a tile fits your own train. A marker (●) on "
+    "a train means anyone may play there. You never type pass or draw: when nothing fits, "
+    "the table draws a tile for you and, if it does not fit either, puts your marker on your "
+    "train and passes. 'hint' asks the expert for advice; 'q' stops the game."
+)
+FIRST_ROUND = (
+    "First round of turns: each player plays as many tiles as they can on their own train, "
+    "and only there; their turn goes on while a tile fits. Who can play none draws a tile, "
+    "plays it if it fits, else puts a marker on their train."
+)
+
+
+class TrainBoard(Board):
+    """A train per seat from the engine, markers, a public train, open doubles."""
+
+    name = "trains"
+    hand_word = "round"
+    rounds = True
+    places_word = "a train number or M"
+    help = TRAIN_HELP
+    intro = FIRST_ROUND
+
+    def valid_place(self, at: str) -> bool:
+        """M, or a seat's number."""
+        return at == PUBLIC or (at.isdigit() and int(at) < MAX_TRAINS)
+
+    def panel(self, view: View, names: Names) -> RenderableType:
+        """Every train from the engine, with markers, the open double and the legend."""
+        table = Table.grid(padding=(0, 1))
+        for train in view.trains:
+            table.add_row(
+                _train_label(train, view, names), _train_tiles(train), Text(f"→ {train.end}")
+            )
+        title = f"Engine {view.engine}"
+        if view.open_double is not None:
+            title += f" · the double on {names.train(view.open_double, view.seat)} must be covered"
+        return Panel(table, title=title, subtitle=LEGEND, subtitle_align="left")
+
+    def follow(self, view: View, move: Play) -> int:
+        """No tie-break on trains: every tile in hand keeps its place."""
+        return 0
+
+    def judge(self, view: View) -> Judge:
+        """:func:`train_features`, with the seat's planned train worked out once."""
+        own = next(t for t in view.trains if t.owner == view.seat)
+        plan = longest_train(own.end, list(view.hand))
+        return lambda seen, move: train_features(seen, move, plan)
+
+    def play_world(
+        self, view: View, moves: list[Play], rng: Random, pool: list[Tile], greedy: float
+    ) -> list[HandEnd]:
+        """The round rebuilt in one world, and each move played out from a copy of it."""
+        world = rebuild_trains(view, rng)
+        ends = []
+        for move in moves:
+            hand = world.copy()
+            hand.apply(move)
+            ends.append(hand.end or fasttrain.finish(hand, rng.random, greedy))
+        return ends
+
+
+def rebuild_trains(view: View, rng: Random) -> TrainHand:
+    """An engine round in the position a Mexican Train view shows, in one possible world.
+    (Line games need no engine hand: the expert plays their worlds on bit sets.)"""
+    hands, stock = deal_world(view, rng)
+    assert view.engine is not None
+    public = any(t.owner is None for t in view.trains)
+    hand = TrainHand(hands, stock, view.engine, public)
+    for train in view.trains:
+        rebuilt = Train(train.end, list(train.laid))
+        if train.owner is None:
+            hand.public = rebuilt
+        else:
+            hand.trains[train.owner] = rebuilt
+            hand.marked[train.owner] = train.marked
+    hand.open_double = view.open_double
+    hand.first_turn_done = list(view.first_turns_done)
+    hand.drew_this_turn = view.drew_this_turn
+    if view.drew_this_turn and view.legal:
+        hand.drawn_tile = view.legal[0].tile
+    hand.empty_passes = view.empty_passes
+    assert view.leader is not None
+    hand.leader = view.leader
+    hand.turn = view.turn
+    hand.draw_counts = list(view.draws)
+    return hand
+
+
+def _train_label(train: TrainView, view: View, names: Names) -> Text:
+    if train.owner is None:
+        return Text("Public (M)", style="magenta")
+    name = "Yours" if train.owner == view.seat else names.seat(train.owner)
+    label = Text(f"{name} ({train.owner})")
+    label += Text(f" {MARKER}" if train.marked else "  ", style="red")
+    return label
+
+
+def _train_tiles(train: TrainView) -> Text:
+    return Text(" ".join(f"[{a}|{b}]" for a, b in train.laid) or "·")
+
+
+def train_features(view: View, move: Play, plan: list[Tile]) -> list[Feature]:
+    """Why ``move`` is good or bad in Mexican Train, given the seat's planned train."""
+    tile = move.tile
+    rest = [t for t in view.hand if t is not tile]
+    if not rest:
+        return [Feature(OUT + tile.value, f"{tile} is your last tile: you go out")]
+    own = str(view.seat)
+    trains = {t.place: t for t in view.trains}
+    features = [Feature(tile.value * 0.3, f"{tile} sheds {tile.value} pips")]
+    if view.open_double is not None:
+        features.append(Feature(tile.value * 0.5, f"satisfies the open double with {tile}"))
+        return features
+    if move.at == own:
+        if plan and tile is plan[0]:
+            features.append(Feature(5.0, f"{tile} starts the longest train you can build"))
+        elif tile in plan:
+            features.append(Feature(-1.0, f"{tile} breaks your planned train"))
+        if trains[own].marked:
+            features.append(Feature(4.0, "takes the marker off your train"))
+    else:
+        where = "the public train" if move.at == "M" else f"seat {move.at}'s marked train"
+        if tile in plan:
+            features.append(Feature(-4.0, f"{tile} belongs to your own train"))
+        else:
+            features.append(
+                Feature(2.0 + tile.value * 0.4, f"sheds {tile}, not in your plan, on {where}")
+            )
+    if tile.is_double and view.first_turns_done[view.seat]:
+        follow = [t for t in rest if t.has(tile.low)]
+        if follow:
+            features.append(Feature(4.0, f"{tile} is a double you can follow with {follow[0]}"))
+        else:
+            features.append(Feature(-6.0, f"{tile} is a double you could not satisfy"))
+    return features
+
+
+def longest_train(end: int, hand: list[Tile]) -> list[Tile]:
+    """The longest run of tiles from ``hand`` that can follow ``end`` (heavier on a tie)."""
+    best: list[Tile] = []
+    best_key = (0, 0)
+    budget = [CHAIN_SEARCH_LIMIT]
+
+    def grow(number: int, path: list[Tile], left: list[Tile]) -> None:
+        nonlocal best, best_key
+        budget[0] -= 1
+        key = (len(path), sum(t.value for t in path))
+        if key > best_key:
+            best, best_key = list(path), key
+        if budget[0] <= 0:
+            return
+        for i, tile in enumerate(left):
+            if tile.has(number):
+                path.append(tile)
+                grow(tile.other(number), path, left[:i] + left[i + 1 :])
+                path.pop()
+
+    grow(end, [], hand)
+    return best
