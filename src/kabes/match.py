@@ -54,7 +54,7 @@ class Match:
             allowed = ", ".join(map(str, rules.seat_counts))
             raise BadOptions(f"{variant} is played by {allowed} players, not {self.players}")
         self.specs = rules.option_specs(self.players)
-        self.options = check_options(variant, self.specs, options)
+        self.options = check_options(variant, self.specs, options, rules.options_class)
         self.rng = rng if rng is not None else Random()
         parties = 2 if rules.teams else self.players
         self.state = MatchState(

@@ -3,12 +3,16 @@
 Every variant declares the options it accepts, with their defaults and allowed values; an
 unknown option, a value of the wrong kind or out of range is refused with a message that says
 what would be allowed. Records keep only the options that differ from the defaults.
+
+:class:`Options` holds what several variants share; a variant with options of its own keeps
+them in a subclass in its own module, named by ``Rules.options_class``, so that adding a
+variant's option touches nothing outside that module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from itertools import pairwise
 from typing import Any
 
@@ -17,16 +21,12 @@ from kabes.errors import BadOptions
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Every option a table can carry; a variant uses only those it declares."""
+    """The options several variants share; a variant uses only those it declares, and a
+    subclass of its own adds the options only it has."""
 
     target: int | None = None
-    capicu_bonus: int = 0
-    score_losers_only: bool = False
-    blocker_wins_block: bool = False
     hands: int | None = None
     open_ended: bool = False
-    mexican_train: bool = False
-    double_blank_50: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +47,13 @@ def flag(name: str) -> OptionSpec:
 
 
 def check_options(
-    variant: str, specs: Mapping[str, OptionSpec], given: Mapping[str, Any] | None
+    variant: str,
+    specs: Mapping[str, OptionSpec],
+    given: Mapping[str, Any] | None,
+    kind: type[Options] = Options,
 ) -> Options:
-    """The options for a table, from the defaults and ``given``; BadOptions if any is wrong."""
+    """The options for a table, as a ``kind`` (the variant's options class), from the
+    defaults and ``given``; BadOptions if any is wrong."""
     values: dict[str, Any] = {name: spec.default for name, spec in specs.items()}
     for name, value in (given or {}).items():
         spec = specs.get(name)
@@ -57,13 +61,13 @@ def check_options(
             known = ", ".join(sorted(specs)) or "none"
             raise BadOptions(f"{variant} has no option {name!r} (its options: {known})")
         values[name] = _checked(variant, spec, value)
-    return replace(Options(), **values)
+    return kind(**values)
 
 
 def changed_options(options: Options, specs: Mapping[str, OptionSpec]) -> dict[str, Any]:
     """The options that differ from the defaults, as a record keeps them."""
     out: dict[str, Any] = {}
-    for f in fields(Options):
+    for f in fields(options):
         spec = specs.get(f.name)
         value = getattr(options, f.name)
         if spec is not None and value != spec.default:

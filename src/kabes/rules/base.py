@@ -72,6 +72,10 @@ class Rules(ABC):
     hands are made by :meth:`new_hand`."""
     fixed_hands: int | None = None
     """How many hands (rounds) every match has, where the variant fixes it."""
+    options_class: type[Options] = Options
+    """The class a table's options are built as: the shared :class:`Options`, or a subclass
+    in the variant's module holding the options only it has; it holds every option
+    :meth:`option_specs` declares."""
 
     def penalties(self, players: int) -> bool:
         """Whether scores are penalties (lower is better) with this many players."""

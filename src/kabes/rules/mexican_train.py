@@ -8,9 +8,11 @@ rounds the lowest total wins. The play itself is in ``kabes.trains``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from kabes import explain as ex
 from kabes.explain import Step, step
-from kabes.options import OptionSpec, flag
+from kabes.options import Options, OptionSpec, flag
 from kabes.results import Ending, HandEnd
 from kabes.rules.base import MatchState, Rules, Scored, add
 from kabes.tiles import Tile
@@ -19,6 +21,23 @@ from kabes.trains import TrainHand
 ROUNDS = 13
 DOUBLE_BLANK = Tile.of(0, 0)
 DOUBLE_BLANK_PENALTY = 50
+
+
+@dataclass(frozen=True, slots=True)
+class MexicanTrainOptions(Options):
+    """Mexican Train's own options: two house rules, off by default."""
+
+    mexican_train: bool = False
+    """A public train anybody may play on."""
+    double_blank_50: bool = False
+    """The 0-0 left in hand counts 50."""
+
+
+def train_options(state: MatchState) -> MexicanTrainOptions:
+    """The match's options, as the Mexican Train table built them."""
+    options = state.options
+    assert isinstance(options, MexicanTrainOptions)
+    return options
 
 
 class MexicanTrain(Rules):
@@ -31,6 +50,7 @@ class MexicanTrain(Rules):
     title = "Mexican Train"
     board = "trains"
     fixed_hands = ROUNDS
+    options_class = MexicanTrainOptions
 
     def penalties(self, players: int) -> bool:
         """Scores are the pips left in hand: penalties."""
@@ -49,7 +69,7 @@ class MexicanTrain(Rules):
     ) -> TrainHand:
         """Round r is played from the double of 13 - r."""
         number = ROUNDS - 1 - state.hands_played
-        return TrainHand(deal, stock, Tile.of(number, number), state.options.mexican_train)
+        return TrainHand(deal, stock, Tile.of(number, number), train_options(state).mexican_train)
 
     def score(self, state: MatchState, end: HandEnd) -> Scored:
         """Everyone's penalty is what is left in their hand; the winner is who went out."""
@@ -91,7 +111,7 @@ class MexicanTrain(Rules):
             steps.append(step(ex.FEWEST_PIPS, seats=[s for s, c in enumerate(counts)
                                                      if c == low], pips=low))
             steps.append(step(ex.NOBODY_WINS))
-        blank = state.options.double_blank_50
+        blank = train_options(state).double_blank_50
         for seat, hand in enumerate(end.hands):
             if blank and DOUBLE_BLANK in hand:
                 steps.append(step(ex.DOUBLE_BLANK_50, seat=seat, points=DOUBLE_BLANK_PENALTY))
@@ -133,5 +153,5 @@ class MexicanTrain(Rules):
 
     @staticmethod
     def _penalty(state: MatchState, hand: tuple[Tile, ...]) -> int:
-        blank = DOUBLE_BLANK_PENALTY if state.options.double_blank_50 else 0
+        blank = DOUBLE_BLANK_PENALTY if train_options(state).double_blank_50 else 0
         return sum(blank if t is DOUBLE_BLANK and blank else t.value for t in hand)

@@ -12,12 +12,13 @@ side is still at zero.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from random import Random
 
 from kabes import explain as ex
 from kabes.explain import Step, step
 from kabes.line_hand import LineHand
-from kabes.options import OptionSpec, flag
+from kabes.options import Options, OptionSpec, flag
 from kabes.results import Ending, HandEnd
 from kabes.rules.base import MatchState, Rules, Scored, add, holder, party_counts, reached
 from kabes.tiles import Tile, full_set
@@ -27,8 +28,26 @@ CAPICU_BONUSES = (0, 25, 30)
 DOUBLE_SIX = Tile.of(6, 6)
 
 
+@dataclass(frozen=True, slots=True)
+class PlazaOptions(Options):
+    """La Plaza's own options: the capicú bonus and two house rules for scoring."""
+
+    capicu_bonus: int = 0
+    score_losers_only: bool = False
+    blocker_wins_block: bool = False
+
+
+def plaza_options(state: MatchState) -> PlazaOptions:
+    """The match's options, as the plaza table built them."""
+    options = state.options
+    assert isinstance(options, PlazaOptions)
+    return options
+
+
 class Plaza(Rules):
     """La Plaza, head to head (``plaza``) or with partners (``plaza-partners``)."""
+
+    options_class = PlazaOptions
 
     def __init__(self, partners: bool) -> None:
         self.id = "plaza-partners" if partners else "plaza"
@@ -74,7 +93,7 @@ class Plaza(Rules):
 
     def score(self, state: MatchState, end: HandEnd) -> Scored:
         """Pips left to the winning side; see the module docstring for the options."""
-        options = state.options
+        options = plaza_options(state)
         totals = party_counts(state, end.hands)
         winner: int | None
         if end.ending is Ending.DOMINO or options.blocker_wins_block:
@@ -96,7 +115,7 @@ class Plaza(Rules):
     ) -> list[Step]:
         """Blocked: to the blocker's side (option), the lower count, or nobody on a tie;
         then the winner scores all pips left (or the losers' only), plus the capicú bonus."""
-        options = state.options
+        options = plaza_options(state)
         totals = party_counts(state, end.hands)
         winner = scored.winner
         steps: list[Step] = []

@@ -16,6 +16,7 @@ import msgspec
 from kabes.events import Event, LeadDrawn, LeaderChosen
 from kabes.explain import explanation_json
 from kabes.moves import Play
+from kabes.options import Options
 from kabes.results import HandResult, MatchResult
 from kabes.tiles import MAX_PIPS, Tile
 from kabes.views import View
@@ -183,6 +184,28 @@ def move_text(move: Play) -> str:
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
+VIEW_OPTIONS: dict[str, Any] = {
+    "target": None,
+    "capicu_bonus": 0,
+    "score_losers_only": False,
+    "blocker_wins_block": False,
+    "hands": None,
+    "open_ended": False,
+    "mexican_train": False,
+    "double_blank_50": False,
+}
+"""The options every view lists, whatever the variant, with the value shown where the
+variant has no such option: the protocol's shape from when one class held every variant's
+options. A variant's options class holds only its own; any option not named here is listed
+after these."""
+
+
+def _view_options(options: Options) -> dict[str, Any]:
+    out = {name: getattr(options, name, default) for name, default in VIEW_OPTIONS.items()}
+    for name in _field_names(type(options)):
+        out.setdefault(name, getattr(options, name))
+    return out
+
 
 def _field_names(kind: type) -> tuple[str, ...]:
     names = _FIELD_NAMES.get(kind)
@@ -233,9 +256,7 @@ def view_json(
             "hands": [[str(t) for t in h] for h in revealed],
             "explanation": explanation_json(explanation),
         })
-    options = _shared(memo, "options", view.options, lambda: {
-        name: getattr(view.options, name) for name in _field_names(type(view.options))
-    })
+    options = _shared(memo, "options", view.options, lambda: _view_options(view.options))
     return {
         "variant": view.variant,
         "players": view.players,
