@@ -12,6 +12,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kabes.ai import Beginner
+from kabes.boards import BOARDS
+from kabes.boards.line import LineBoard
 from kabes.cli.app import app
 from kabes.cli.describe import narrate
 from kabes.cli.display import LEGEND, render
@@ -19,7 +21,15 @@ from kabes.cli.explain import ENDINGS, word_explanation
 from kabes.cli.play import HUMAN, TerminalGame
 from kabes.cli.refusals import word_hint
 from kabes.cli.words import Names
-from kabes.events import DrewCount, EngineSet, LeaderChosen, MarkerChanged, Passed, Played
+from kabes.events import (
+    DrewCount,
+    EngineSet,
+    HandStarted,
+    LeaderChosen,
+    MarkerChanged,
+    Passed,
+    Played,
+)
 from kabes.explain import step
 from kabes.match import Match
 from kabes.moves import Play
@@ -209,7 +219,7 @@ def test_a_first_turns_run_of_tiles_is_one_line() -> None:
     names = Names(4, False, 0, LEVELS)
     run = [Played(1, Tile.of(12, 5), "12-5@1", False), Played(1, Tile.of(5, 0), "5-0@1", False),
            Played(1, Tile.of(0, 0), "0-0@1", False)]
-    assert narrate(run, names, trains=True) == [
+    assert narrate(run, names, BOARDS["trains"]) == [
         "Skilled 1 plays 3 tiles on their train: 12-5 5-0 0-0."
     ]
 
@@ -217,15 +227,34 @@ def test_a_first_turns_run_of_tiles_is_one_line() -> None:
 def test_a_pass_at_mexican_train_is_worded_plainly() -> None:
     names = Names(4, False, 0, LEVELS)
     events = [MarkerChanged(1, True), Passed(1, (3, 4, 6))]
-    assert narrate(events, names, trains=True) == [
+    assert narrate(events, names, BOARDS["trains"]) == [
         "Skilled 1 puts a marker on their train and passes."
     ]
+
+
+class _Dealing(LineBoard):
+    """A made-up board: a line whose deals are "deals" and whose passes name nothing."""
+
+    hand_word = "deal"
+    passes_name_numbers = False
+
+
+def test_narration_asks_the_board_what_a_deal_is_called_and_how_a_pass_is_told() -> None:
+    """No variant or board is named in the narrator: a new board's choices show as they are."""
+    names = Names(2, False, 0, LEVELS)
+    events = [HandStarted(3, (7, 7), 14), Passed(1, (3, 5))]
+    assert narrate(events, names, _Dealing()) == [
+        "Deal 3 is dealt: 7 tiles each, 14 tiles in the stock.",
+        "Skilled 1 passes.",
+    ]
+    assert narrate(events, names, BOARDS["trains"])[0].startswith("Round 3 is dealt")
+    assert narrate(events, names)[0].startswith("Hand 3 is dealt")
 
 
 def test_grammar_agrees_with_you_and_with_the_others() -> None:
     names = Names(4, False, 0, LEVELS)
     assert narrate([LeaderChosen(0, None)], names) == ["You open: lead any tile."]
-    assert narrate([MarkerChanged(0, True)], names, trains=True) == [
+    assert narrate([MarkerChanged(0, True)], names, BOARDS["trains"]) == [
         "You put a marker on your train."
     ]
     assert narrate([Passed(2, (3, 5))], names) == ["Expert 2 has no 3 or 5 and passes."]

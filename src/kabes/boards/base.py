@@ -36,14 +36,20 @@ class Board(ABC):
     """The key variants use for it (``Rules.board``)."""
     hand_word: str
     """What one deal is called: "hand" or "round"."""
-    rounds: bool
-    """Whether the terminal tells deals as rounds and sums up their set-up."""
     places_word: str
     """The places a tile may go, as the terminal asks for them."""
     help: str
     """The terminal's help for games on this board."""
     intro: str | None = None
     """Said once, before the first deal's play, where the board needs it."""
+    runs: bool
+    """Whether tiles a seat lays one after another on one place are told as one deed (a
+    first turn's run on one's own train)."""
+    passes_name_numbers: bool
+    """Whether a pass is told with the numbers the seat lacks (the two ends it could not
+    match); on a board of many places it is just a pass."""
+    placeless_lead: bool
+    """Whether a tile laid with no place is the deal's opening lead, told as such."""
 
     @abstractmethod
     def valid_place(self, at: str) -> bool:

@@ -40,7 +40,9 @@ class LineBoard(Board):
 
     name = "line"
     hand_word = "hand"
-    rounds = False
+    runs = False
+    passes_name_numbers = True
+    placeless_lead = True
     places_word = "L or R"
     help = LINE_HELP
 

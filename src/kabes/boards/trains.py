@@ -51,7 +51,9 @@ class TrainBoard(Board):
 
     name = "trains"
     hand_word = "round"
-    rounds = True
+    runs = True
+    passes_name_numbers = False
+    placeless_lead = False
     places_word = "a train number or M"
     help = TRAIN_HELP
     intro = FIRST_ROUND

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kabes.boards import BOARDS
+from kabes.boards.base import Board
 from kabes.cli.words import Names, and_list, or_list, plural
 from kabes.events import (
     Dealt,
@@ -32,6 +34,7 @@ from kabes.events import (
 from kabes.results import Ending, HandResult, MatchResult
 
 NAMES = {"tonbe": "TONBE", "2-kabes": "2 KABÈS", "blok": "BLÒK"}
+LINE = BOARDS["line"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +46,9 @@ class _Deed:
     other: str
 
 
-def narrate(events: Sequence[Event], names: Names, trains: bool = False) -> list[str]:
-    """The lines ``names.viewer`` may read about ``events`` (one batch of a match)."""
+def narrate(events: Sequence[Event], names: Names, board: Board = LINE) -> list[str]:
+    """The lines ``names.viewer`` may read about ``events`` (one batch of a match played on
+    ``board``)."""
     shown = [e for e in events if _visible(e, names.viewer)]
     lines: list[str] = []
     deeds: list[_Deed] = []
@@ -75,18 +79,18 @@ def narrate(events: Sequence[Event], names: Names, trains: bool = False) -> list
                 and nxt.seat == event.seat
                 and _at(nxt.move) == _at(event.move)
                 and _at(event.move) is not None
-                and trains
+                and board.runs
             ):
                 run.append(nxt)
-            deeds.append(_played(run, names, trains))
+            deeds.append(_played(run, names, board))
             i += len(run)
             continue
-        deed = _deed(event, names, trains)
+        deed = _deed(event, names, board)
         if deed is not None:
             deeds.append(deed)
         else:
             flush()
-            line = describe(event, names, trains)
+            line = describe(event, names, board)
             if line:
                 lines.append(line)
         i += 1
@@ -94,12 +98,12 @@ def narrate(events: Sequence[Event], names: Names, trains: bool = False) -> list
     return lines
 
 
-def describe(event: Event, names: Names, trains: bool = False) -> str | None:
+def describe(event: Event, names: Names, board: Board = LINE) -> str | None:
     """One line about an event that is not a seat's own deed (a deal, a hand's end)."""
     viewer = names.viewer
     match event:
         case HandStarted(number=number, counts=counts, stock=stock):
-            word = "Round" if trains else "Hand"
+            word = board.hand_word.capitalize()
             each = f"{plural(counts[0], 'tile')} each" if counts else ""
             pile = f"{plural(stock, 'tile')} in the stock" if stock else "no stock"
             return f"{word} {number} is dealt: {each}, {pile}."
@@ -119,7 +123,7 @@ def describe(event: Event, names: Names, trains: bool = False) -> str | None:
     return None
 
 
-def _deed(event: Event, names: Names, trains: bool) -> _Deed | None:
+def _deed(event: Event, names: Names, board: Board) -> _Deed | None:
     viewer = names.viewer
     match event:
         case LeaderChosen(seat=seat, forced=forced):
@@ -140,7 +144,7 @@ def _deed(event: Event, names: Names, trains: bool) -> _Deed | None:
             many = "a tile" if count == 1 else f"{count} tiles"
             return _Deed(seat, f"draw {many}", f"draws {many}")
         case Passed(seat=seat, numbers=numbers):
-            if trains:
+            if not board.passes_name_numbers:
                 return _Deed(seat, "pass", "passes")
             lack = or_list(numbers)
             return _Deed(seat, f"have no {lack} and pass", f"has no {lack} and passes")
@@ -153,12 +157,12 @@ def _deed(event: Event, names: Names, trains: bool) -> _Deed | None:
     return None
 
 
-def _played(run: list[Played], names: Names, trains: bool) -> _Deed:
+def _played(run: list[Played], names: Names, board: Board) -> _Deed:
     first = run[0]
     seat = first.seat
     clock = " (the clock ran out: the table played it)" if first.timeout else ""
     at = _at(first.move)
-    if at is None and not trains:
+    if at is None and board.placeless_lead:
         tile = _tile(first.move)
         return _Deed(seat, f"open with {tile}{clock}", f"opens with {tile}{clock}")
     tiles = " ".join(_tile(p.move) for p in run)

@@ -152,7 +152,7 @@ class TerminalGame:
         events = self.match.deal_hand()
         self._flush()
         dealt = next(i for i, e in enumerate(events) if isinstance(e, HandStarted)) + 1
-        self.lines += narrate(events[:dealt], self.names, self.board.rounds)
+        self.lines += narrate(events[:dealt], self.names, self.board)
         if self.board.intro is not None and len(self.match.log) == 1:
             self.lines.append(self.board.intro)
         self._tell(events[dealt:])
@@ -283,7 +283,7 @@ class TerminalGame:
         self.pending += [e for e in events if not isinstance(e, MatchEnded)]
 
     def _flush(self) -> None:
-        self.lines += narrate(self.pending, self.names, self.board.rounds)
+        self.lines += narrate(self.pending, self.names, self.board)
         self.pending = []
 
 

@@ -33,18 +33,18 @@ def show_replay(record: Mapping[str, Any], console: Console) -> None:
         segment: list[Event] = []
         for event in events:
             if isinstance(event, HandStarted):
-                _say(narrate(segment, names, board.rounds), console)
+                _say(narrate(segment, names, board), console)
                 segment = []
                 console.print(Rule(f"{board.hand_word.capitalize()} {event.number}"))
             segment.append(event)
             if isinstance(event, HandEnded):
-                _say(narrate(segment, names, board.rounds), console)
+                _say(narrate(segment, names, board), console)
                 segment = []
                 if replayed:
                     _say(word_explanation(replayed[0].log[-1].explanation or (), names), console)
                 console.print("Scores after the hand: " + _scores(event.result.scores, names),
                               style="cyan")
-        _say(narrate(segment, names, board.rounds), console)
+        _say(narrate(segment, names, board), console)
 
     match = replay(record, tell, replayed.append)
     console.print(Rule())
