@@ -42,6 +42,22 @@ def test_no_module_outside_the_hands_asks_which_kind_of_hand_it_holds() -> None:
     assert found == []
 
 
+def test_no_module_outside_the_rules_and_the_boards_switches_on_a_variant() -> None:
+    """Nothing compares a variant id (``== "mexican-train"``, ``in ("haitian", ...)``) or reads a
+    ``trains`` flag: it asks the variant's Rules or its board."""
+    ids = "|".join(re.escape(v) for v in VARIANTS)
+    switching = re.compile(
+        rf'(==|!=)\s*"({ids})"|\bin\s*[(\[{{][^)\]}}]*"({ids})"|\bif\s+(not\s+)?trains\b'
+    )
+    found = [
+        f"{path.relative_to(SRC)}: {match.group(0)}"
+        for path in SRC.rglob("*.py")
+        if path.parent.name not in ("rules", "boards")
+        for match in switching.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
 @pytest.mark.parametrize("first", ["kabes.boards", "kabes.ai", "kabes.cli.display",
                                    "kabes.ai.skilled", "kabes.boards.trains", "kabes.views"])
 def test_the_boards_the_levels_and_the_terminal_import_in_any_order(first: str) -> None:

@@ -72,6 +72,9 @@ class Rules(ABC):
     hands are made by :meth:`new_hand`."""
     fixed_hands: int | None = None
     """How many hands (rounds) every match has, where the variant fixes it."""
+    open_ended_for_people = False
+    """Whether a server table with no computer seat is open-ended unless its host says
+    otherwise (Haitian online tables, PROTOCOL.md)."""
     options_class: type[Options] = Options
     """The class a table's options are built as: the shared :class:`Options`, or a subclass
     in the variant's module holding the options only it has; it holds every option

@@ -34,6 +34,8 @@ MAX_HANDS = 100
 class Haitian(Rules):
     """Haitian domino, each for themself (``haitian``) or in sosye (``haitian-partners``)."""
 
+    open_ended_for_people = True
+
     def __init__(self, partners: bool) -> None:
         self.id = "haitian-partners" if partners else "haitian"
         self.title = "Haitian domino, sosye" if partners else "Haitian domino"

@@ -115,7 +115,7 @@ class Hub:
             raise TableError("bad_options", "options must be an object")
         computers = self._check_computers(rules.people_only, variant, players, computers)
         options = dict(options)
-        if variant in ("haitian", "haitian-partners") and not computers:
+        if rules.open_ended_for_people and not computers:
             options.setdefault("open_ended", True)
         try:
             Match(variant, players, options)
