@@ -7,6 +7,8 @@ rest ascending, which starts with the fillers nobody was dealt (0-0, 0-1, ...).
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
 from deals import of_type, play, start, tiles
@@ -394,11 +396,13 @@ def test_mexican_train_round_with_the_wrong_double_is_not_the_engine():
 
 def test_a_tile_sent_to_a_line_end_is_refused_naming_the_trains() -> None:
     """Mexican Train has trains, not ends: ``@L``/``@R`` is refused with a reason."""
-    match = Match("mexican-train", 2)
-    match.deal_hand()
-    hand = match.hand
-    assert hand is not None and hand.turn is not None
-    tile = hand.hands[hand.turn][0]
-    for end in ("L", "R"):
-        with pytest.raises(IllegalMove, match="there is no train"):
-            match.apply(None, parse_move(f"{tile}@{end}", 12))
+    for seed in range(20):
+        match = Match("mexican-train", 2, rng=Random(seed))
+        match.deal_hand()
+        hand = match.hand
+        assert hand is not None and hand.turn is not None
+        for tile in hand.hands[hand.turn]:
+            for end in ("L", "R"):
+                with pytest.raises(IllegalMove) as refused:
+                    match.apply(None, parse_move(f"{tile}@{end}", 12))
+                assert refused.value.reason == "no_such_train", (seed, tile, end)
