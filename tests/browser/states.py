@@ -41,7 +41,7 @@ def summary(
         "target": match.options.target,
         "open_ended": match.options.open_ended,
         "hands": match.options.hands,
-        "mexican_train": match.options.mexican_train,
+        "mexican_train": getattr(match.options, "mexican_train", False),
     }
     return {
         "code": code,

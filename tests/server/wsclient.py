@@ -106,6 +106,10 @@ class ServerProcess:
         self.process = None
 
 
+SEND_GAP = 0.012
+"""Seconds between two messages from one socket (under the server's 100 per second)."""
+
+
 @dataclass
 class Received:
     """One message and when it arrived (``time.monotonic()``)."""
@@ -129,6 +133,7 @@ class Client:
     ws: ClientConnection | None = None
     reader: asyncio.Task[None] | None = None
     _news: asyncio.Event = field(default_factory=asyncio.Event)
+    _next_send: float = 0.0
 
     @property
     def url(self) -> str:
@@ -156,8 +161,14 @@ class Client:
         self._news.set()
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Send one message on the open socket."""
+        """Send one message on the open socket, at most one per 12 ms: the server closes a
+        socket that sends over 100 messages within a second (1008), and a table of scripted
+        players moves faster than that."""
         assert self.ws is not None, "not connected"
+        now = time.monotonic()
+        if self._next_send > now:
+            await asyncio.sleep(self._next_send - now)
+        self._next_send = max(now, self._next_send) + SEND_GAP
         await self.ws.send(json.dumps(message))
 
     async def wait(
