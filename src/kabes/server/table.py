@@ -245,6 +245,7 @@ class Table:
         self.host = 0
         self.status = Status.WAITING
         self.match: Match | None = None
+        self._unstarted: Match | None = None
         self.seq = 0
         self.changed_at = 0.0
         self.turn_id = 0
@@ -428,14 +429,20 @@ class Table:
             return self.pause_start + self.pause_budget
         return None
 
+    @property
+    def rules_match(self) -> Match:
+        """The match, or before the start a match not yet dealt (its options with defaults,
+        its first hand's rules), built once rather than for every summary and view."""
+        if self.match is not None:
+            return self.match
+        if self._unstarted is None:
+            self._unstarted = Match(self.variant, self.players, self.options)
+        return self._unstarted
+
     def summary(self) -> dict[str, Any]:
         """The table summary of PROTOCOL.md."""
-        options: dict[str, Any] = {}
-        if self.match is not None:
-            options = {name: getattr(self.match.options, name) for name in self.match.specs}
-        else:
-            probe = Match(self.variant, self.players, self.options)
-            options = {name: getattr(probe.options, name) for name in probe.specs}
+        match = self.rules_match
+        options = {name: getattr(match.options, name) for name in match.specs}
         return {
             "code": self.code,
             "variant": self.variant,
@@ -490,8 +497,7 @@ class Table:
         self, seat: int, clock: dict[str, Any] | None, pause: dict[str, Any] | None
     ) -> dict[str, Any]:
         """Before the start: a view of a match not yet dealt."""
-        probe = Match(self.variant, self.players, self.options)
-        return wire.view_json(view(probe, seat), clock, pause)
+        return wire.view_json(view(self.rules_match, seat), clock, pause)
 
     def seat_of(self, player: int) -> int | None:
         """The seat ``player`` holds here, if any."""
@@ -936,11 +942,7 @@ class Table:
     def _new_deal(self) -> dict[str, Any]:
         """Shuffle and deal the next hand (drawing for the lead first where the rules say)."""
         rules = get_rules(self.variant)
-        if self.match is None:
-            probe = Match(self.variant, self.players, self.options)
-            by_chance = rules.draws_for_lead(probe.state)
-        else:
-            by_chance = rules.draws_for_lead(self.match.state)
+        by_chance = rules.draws_for_lead(self.rules_match.state)
         leader = None
         if by_chance:
             leader, _ = rules.draw_for_lead(self.rng, self.players)
