@@ -103,17 +103,27 @@ async def two_people(server: Server, **options: Any) -> tuple[str, list[str], li
     return code, tokens, socks
 
 
-def first_fit(view: dict[str, Any]) -> str:
+def first_fit(view: dict[str, Any]) -> tuple[str, str]:
     """RULES.md's first-fit move for the seat of ``view``: the first tile of the hand as shown
-    (ascending) that fits the line, on the left end if it fits there."""
+    (ascending) that fits the line, on the left end if it fits there: that tile as the hand
+    shows it, and the move as the table writes it."""
     left, right = view["ends"]
     for tile in view["hand"]:
         halves = {int(n) for n in tile.split("-")}
-        if left in halves:
-            return f"{tile}@L"
-        if right in halves:
-            return f"{tile}@R"
+        for end, number in (("L", left), ("R", right)):
+            if number in halves:
+                return tile, written_as_legal(view, halves, end)
     raise AssertionError("no tile fits")
+
+
+def written_as_legal(view: dict[str, Any], halves: set[int], end: str) -> str:
+    """The view's own ``legal`` entry for that tile on that end: the table writes a move as its
+    legal list does (which half first is the notation's choice, not the rule's)."""
+    for move in view["legal"]:
+        tile, _, where = move.partition("@")
+        if {int(n) for n in tile.split("-")} == halves and where == end:
+            return str(move)
+    raise AssertionError(f"{sorted(halves)}@{end} is not among the legal moves {view['legal']}")
 
 
 def clock(update: dict[str, Any]) -> dict[str, Any]:
@@ -144,7 +154,7 @@ async def test_after_45_seconds_the_table_plays_the_first_fitting_tile_recorded_
         if len(mine["view"]["legal"]) >= 2:
             break
         seq = (await play(socks[turn], mine["view"]["legal"][0]))["seq"]
-    expected = first_fit(mine["view"])
+    tile, expected = first_fit(mine["view"])
     assert clock(mine) == {"seat": turn, "remaining_ms": 45000, "away": False}
     await server.advance(44.5)
     waiting = await fresh(socks[turn])
@@ -153,7 +163,7 @@ async def test_after_45_seconds_the_table_plays_the_first_fitting_tile_recorded_
     await server.advance(0.5)
     timed = await at_seq(socks[1 - turn], seq + 1)
     assert timed["view"]["played"][-1] == [turn, expected]
-    assert {"kind": "played", "seat": turn, "tile": expected.split("@")[0], "move": expected,
+    assert {"kind": "played", "seat": turn, "tile": tile, "move": expected,
             "timeout": True} in timed["events"]
     assert clock(timed) == {"seat": 1 - turn, "remaining_ms": 45000, "away": False}
     moves_before = len(mine["view"]["played"])
