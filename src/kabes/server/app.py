@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import msgspec
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -38,7 +37,9 @@ from kabes.records import to_record
 from kabes.rules import VARIANTS
 from kabes.server import wire
 from kabes.server.clock import Clock, RealClock
+from kabes.server.http_input import ApiError, bearer_token, read_body
 from kabes.server.hub import Hub
+from kabes.server.lessons_api import lesson_routes
 from kabes.server.metrics import Metrics
 from kabes.server.store import Store, StoreError
 from kabes.server.table import Attach, ClientAction, Detach, Join, Settings, Table, TableError
@@ -51,16 +52,6 @@ SEND_QUEUE = 256
 HELLO_SECONDS = 30.0
 """A socket that says nothing for this long after opening is closed."""
 NAME_LIMIT = 24
-
-
-class ApiError(Exception):
-    """An HTTP error with the protocol's code."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
 
 
 STATUS_OF = {
@@ -124,6 +115,7 @@ def create_app(
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     _errors(app)
     _api(app, services)
+    lesson_routes(app, services.store)
     _socket(app, services)
     _operations(app, services)
     _pages(app)
@@ -164,27 +156,6 @@ async def _store_down(_: Request, err: Exception) -> JSONResponse:
                          "again"}, status_code=503)
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > 16 * 1024:
-        raise ApiError(413, "bad_message", "the request body is over 16 KiB")
-    try:
-        data = msgspec.json.decode(raw) if raw else {}
-    except msgspec.DecodeError as err:
-        raise ApiError(422, "bad_message", f"the body is not JSON: {err}") from None
-    if not isinstance(data, dict):
-        raise ApiError(422, "bad_message", "the body must be a JSON object")
-    return data
-
-
-def _token(request: Request) -> str:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "bad_token", "send Authorization: Bearer <token>")
-    return token.strip()
-
-
 def clean_name(value: Any) -> str:
     """A player's name, trimmed; ApiError ``bad_name`` unless 1 to 24 characters with no
     control characters."""
@@ -205,7 +176,7 @@ def _api(app: FastAPI, services: Services) -> None:
     store, hub = services.store, services.hub
 
     async def who(request: Request) -> tuple[int, str]:
-        found = await store.player_by_token(_token(request))
+        found = await store.player_by_token(bearer_token(request))
         if found is None:
             raise ApiError(401, "bad_token", "this token is unknown")
         return found
@@ -219,7 +190,7 @@ def _api(app: FastAPI, services: Services) -> None:
     @app.post("/api/guests", status_code=201, tags=["identity"])
     async def new_guest(request: Request) -> dict[str, Any]:
         """A new guest: a name, an id and a secret token (kept by the client)."""
-        name = clean_name((await _body(request)).get("name"))
+        name = clean_name((await read_body(request)).get("name"))
         token = secrets.token_urlsafe(32)
         player = await store.create_guest(name, token)
         return {"player": player, "name": name, "token": token}
@@ -254,7 +225,7 @@ def _api(app: FastAPI, services: Services) -> None:
     async def open_table(request: Request) -> dict[str, Any]:
         """Open a table; the caller is its host, at seat 0."""
         player, name = await who(request)
-        body = await _body(request)
+        body = await read_body(request)
         table = await hub.create(
             player, name, body.get("variant"), body.get("players"), body.get("options"),
             body.get("computers"),

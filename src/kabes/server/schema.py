@@ -78,3 +78,11 @@ servers = sa.Table(
     sa.Column("id", sa.String(64), primary_key=True),
     sa.Column("heartbeat_at", sa.Float, nullable=False),
 )
+
+lesson_progress = sa.Table(
+    "lesson_progress",
+    metadata,
+    sa.Column("player", sa.Integer, primary_key=True),
+    sa.Column("lesson", sa.String(64), primary_key=True),
+    sa.Column("finished_at", sa.Float, nullable=False),
+)

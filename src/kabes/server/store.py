@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from kabes.server.effects import Effect, HandRated, MatchFinished, MatchStarted, TableStatus
 from kabes.server.metrics import Metrics
 from kabes.server.schema import (
+    lesson_progress,
     match_players,
     matches,
     players,
@@ -284,6 +285,25 @@ class Store:
              "matches_won": mw}
             for p, n, mu, sigma, h, hw, m, mw in rows
         ]
+
+    # Lessons ---------------------------------------------------------------------------
+
+    async def finish_lesson(self, player: int, lesson: str) -> None:
+        """Mark ``lesson`` finished for ``player`` (finishing it again changes nothing)."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(lesson_progress.insert().values(
+                    player=player, lesson=lesson, finished_at=time.time()))
+        except sa.exc.IntegrityError:
+            pass  # already finished: the first time is the one kept
+
+    async def lessons_finished(self, player: int) -> set[str]:
+        """The ids of the lessons ``player`` has finished."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                sa.select(lesson_progress.c.lesson).where(lesson_progress.c.player == player)
+            )).all()
+        return {str(r[0]) for r in rows}
 
     # Tables ----------------------------------------------------------------------------
 
