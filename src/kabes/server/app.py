@@ -486,6 +486,14 @@ def _pages(app: FastAPI) -> None:
     async def table_page(code: str) -> FileResponse:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
+    @app.get("/learn", include_in_schema=False)
+    async def learn_page() -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/learn/{lesson_id}", include_in_schema=False)
+    async def lesson_page(lesson_id: str) -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
     worker = WEB / "sw.js"
 
     @app.get("/sw.js", include_in_schema=False)

@@ -1,6 +1,7 @@
-// api.js — the server's HTTP API (PROTOCOL.md). Every function returns the parsed JSON body
-// or throws ApiError {status, code, message}; calls that act for a player send the stored
-// guest token as "Authorization: Bearer". A network failure is ApiError with code "network".
+// api.js — the server's HTTP API (PROTOCOL.md; the lessons' routes in docs/lessons.md). Every
+// function returns the parsed JSON body or throws ApiError {status, code, message}; calls
+// that act for a player send the stored guest token as "Authorization: Bearer". A network
+// failure is ApiError with code "network".
 
 import { store } from "./store.js";
 
@@ -49,6 +50,10 @@ export const api = {
   rankings: (variant) => call("GET", `/api/rankings/${encodeURIComponent(variant)}`, undefined, false),
   player: (id) => call("GET", `/api/players/${encodeURIComponent(id)}`, undefined, false),
   recordUrl: (code) => `/api/tables/${encodeURIComponent(code)}/record`,
+  lessons: (lang) => call("GET", `/api/lessons?lang=${encodeURIComponent(lang)}`),
+  lesson: (id, lang) => call("GET", `/api/lessons/${encodeURIComponent(id)}?lang=${encodeURIComponent(lang)}`, undefined, false),
+  tryLesson: (id, lang, body) => call("POST", `/api/lessons/${encodeURIComponent(id)}/try?lang=${encodeURIComponent(lang)}`, body, false),
+  lessonDone: (id) => call("POST", `/api/lessons/${encodeURIComponent(id)}/done`, {}),
 };
 
 let variantsPromise = null;

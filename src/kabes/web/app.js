@@ -1,10 +1,13 @@
 // app.js — the page's entry point: picks the language, asks a first-time visitor for a
-// name, and routes: "/" is home, "/t/CODE" is the table page for CODE. Navigation inside
-// the page uses history.pushState; Back works. Registers the service worker (sw.js).
+// name, and routes: "/" is home, "/t/CODE" is the table page for CODE, "/learn" the lessons'
+// paths and "/learn/ID" a lesson. Navigation inside the page uses history.pushState; Back
+// works. Registers the service worker (sw.js).
 
 import { clear, h } from "./dom.js";
 import { onLangChange, preferredLang, setLang, t } from "./i18n.js";
 import { homePage } from "./home.js";
+import { learnPage } from "./learn.js";
+import { lessonPage } from "./lesson.js";
 import { store } from "./store.js";
 import { tablePage } from "./table.js";
 import { welcomePage } from "./welcome.js";
@@ -29,6 +32,7 @@ async function route() {
   }
   document.querySelector(".conn-banner")?.remove();
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
+  const lesson = location.pathname.match(/^\/learn\/([A-Za-z0-9_.-]+)\/?$/);
   if (!store.identity()) {
     welcomePage(root, { joining: !!match, done: () => route() });
     return;
@@ -38,6 +42,14 @@ async function route() {
     const stop = await tablePage(root, match[1], nav);
     if (mine === serial) leave = stop;
     else stop();
+  } else if (lesson) {
+    document.title = "Kabès";
+    const stop = await lessonPage(root, lesson[1], nav);
+    if (mine === serial) leave = stop;
+    else stop();
+  } else if (/^\/learn\/?$/.test(location.pathname)) {
+    document.title = `Kabès · ${t("learn.title")}`;
+    await learnPage(root, nav);
   } else {
     document.title = "Kabès";
     await homePage(root, nav);
@@ -51,8 +63,8 @@ async function boot() {
     await setLang("en");
   }
   onLangChange(() => {
-    // The table page redraws itself; other screens are simply drawn again.
-    if (!location.pathname.startsWith("/t/") || !store.identity()) route();
+    // The table and lesson pages redraw themselves; other screens are simply drawn again.
+    if (!/^\/(t|learn)\/./.test(location.pathname) || !store.identity()) route();
   });
   window.addEventListener("popstate", route);
   await route();

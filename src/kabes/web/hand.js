@@ -1,8 +1,9 @@
 // hand.js — your hand at the bottom of the table: one <button data-tile="a-b"> per tile,
-// aria-disabled="true" when it cannot be played now, playable tiles raised. A tap chooses a
-// tile (the table decides: one place plays at once, several light the places); dragging a
-// playable tile onto a lit place (data-place) plays it there, a drop anywhere else slides
-// back. Keyboard: arrows move between tiles (one tab stop), Enter or Space chooses.
+// aria-disabled="true" when it cannot be played now (in a lesson every tile may be tried),
+// playable tiles raised. A tap chooses a tile (the table decides: one place plays at once,
+// several light the places); dragging a playable tile onto a lit place (data-place) plays it
+// there, a drop anywhere else slides back. Keyboard: arrows move between tiles (one tab
+// stop), Enter or Space chooses.
 // Callbacks: onTap(key), onDragStart(key), onDrop(key, move|null, point).
 
 import { clear, h, reducedMotion } from "./dom.js";
@@ -25,7 +26,8 @@ export class HandView {
     return this.drag !== null && this.drag.active;
   }
 
-  /** tiles: ["a-b"...]; playable(key) -> bool; opts: selected, hinted, colored, myTurn. */
+  /** tiles: ["a-b"...]; playable(key) -> bool; opts: selected, hinted, colored, myTurn,
+   * tryAll (a lesson: every tile may be tapped or dragged, to hear why one does not fit). */
   render(tiles, playable, opts) {
     const focused = document.activeElement?.closest?.("[data-tile]")?.dataset.tile;
     clear(this.el);
@@ -40,13 +42,14 @@ export class HandView {
     if (!keys.includes(this.focusKey)) this.focusKey = keys.find((k) => playable(k)) || keys[0] || null;
     for (const key of keys) {
       const can = playable(key);
+      const tryable = can || !!opts.tryAll;
       const button = h(
         "button",
         {
           type: "button",
           class: ["tile", can ? "playable" : "", opts.selected === key ? "selected" : "", opts.hinted === key ? "hinted" : ""].join(" ").trim(),
           "data-tile": key,
-          "aria-disabled": can ? "false" : "true",
+          "aria-disabled": tryable ? "false" : "true",
           "aria-pressed": opts.selected === key ? "true" : "false",
           "aria-label": tileName(key),
           tabindex: key === this.focusKey ? "0" : "-1",
@@ -59,7 +62,7 @@ export class HandView {
             this.focusKey = key;
             this.cb.onTap(key);
           },
-          onpointerdown: (e) => this.pointerdown(e, key, can),
+          onpointerdown: (e) => this.pointerdown(e, key, tryable),
         },
         tileSvg(key, { colored: opts.colored }),
       );

@@ -1,7 +1,8 @@
 // home.js — the home screen: a new game (variant, players, a level for each computer seat,
 // target and the variant's options from GET /api/variants, the rules' defaults preselected)
 // played against the computer or opened for friends; joining by code or link; the rankings
-// of each variant; your own matches with their records to download.
+// of each variant; your own matches with their records to download; the way to the lessons
+// (Learn, /learn).
 
 import { api, variants } from "./api.js";
 import { clear, h } from "./dom.js";
@@ -35,6 +36,7 @@ export async function homePage(root, nav) {
     h("header", { class: "topbar plain" }, h("span", { class: "brand" }, logo(), "Kabès"), langPicker()),
     h("main", { class: "page home" },
       h("p", { class: "hello" }, t("home.hello", { name: me.name })),
+      learnCard(nav),
       newGame,
       joinCard(nav),
       rankings,
@@ -135,6 +137,13 @@ function gameForm(card, list, nav, say) {
   };
   clear(card).append(h("h2", { id: "new-title" }, t("home.new_game")), body);
   draw();
+}
+
+function learnCard(nav) {
+  return h("section", { class: "card learn-card", "aria-labelledby": "learn-card-title" },
+    h("h2", { id: "learn-card-title" }, t("home.learn")),
+    h("p", { class: "hint-text" }, t("home.learn_text")),
+    h("a", { class: "button primary big", href: "/learn", "data-action": "learn", onclick: (e) => { e.preventDefault(); nav.go("/learn"); } }, t("action.learn")));
 }
 
 function joinCard(nav) {

@@ -26,7 +26,9 @@ function winnerLine(view, table, result) {
   return mine ? t("end.you_win_hand") : t("end.wins_hand", { name });
 }
 
-/** opts: isHost, onNextHand, onFinish, onPlayAgain, onHome, onClose. */
+/** opts: isHost, onNextHand, onFinish, onPlayAgain, onHome, onClose; onReview (a table
+ * against the computer: the expert's review of the hand); bare (a lesson: the hand's end
+ * and the scores, with no pause or buttons). */
 export function resultsPanel(view, table, opts) {
   const last = view.last_hand;
   const over = !!view.result?.finished;
@@ -78,6 +80,14 @@ export function resultsPanel(view, table, opts) {
         : view.teams ? t("match.they_win") : t("match.winners", { names: names.join(", ") })),
       hasWa(view) ? h("p", { class: "wa" }, "♛ ", t("match.wa", { names: names.join(", ") })) : null,
       res.kochon ? h("p", { class: "kochon" }, t("match.kochon")) : null));
+  }
+  if (opts.bare) {
+    panel.classList.add("bare");
+    panel.removeAttribute("role");
+    panel.removeAttribute("aria-modal");
+    return panel;
+  }
+  if (over) {
     if (table.next_table) panel.append(h("p", { class: "new-table" }, t("match.new_table", { code: table.next_table })));
     buttons.append(
       h("button", { type: "button", class: "primary", "data-action": "play-again", onclick: opts.onPlayAgain }, table.next_table ? t("action.go_new_table") : t("action.play_again")),
@@ -98,6 +108,7 @@ export function resultsPanel(view, table, opts) {
       panel.append(h("p", { class: "hint-text" }, t("end.host_deals")));
     }
   }
+  if (opts.onReview) buttons.append(h("button", { type: "button", "data-action": "review", onclick: opts.onReview }, t("action.review")));
   buttons.append(h("button", { type: "button", "data-action": "see-table", onclick: opts.onClose }, t("action.see_table")));
   panel.append(buttons);
   return panel;

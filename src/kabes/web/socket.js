@@ -94,7 +94,7 @@ export class TableSocket {
       if (gap) this.send("sync");
       return;
     }
-    if ((msg.type === "ack" || msg.type === "error" || msg.type === "hint") && msg.id) this.pending.delete(msg.id);
+    if (["ack", "error", "hint", "review"].includes(msg.type) && msg.id) this.pending.delete(msg.id);
     this.onMessage(msg);
   }
 

@@ -1,5 +1,6 @@
 // store.js — what the page keeps on this device (localStorage): the guest identity
-// {player, name, token}, the chosen language, and the last game settings of the home form.
+// {player, name, token}, the chosen language, the last game settings of the home form, and
+// the game whose lessons were looked at last.
 // Every read survives a missing or corrupt entry by returning null.
 
 const PREFIX = "kabes.";
@@ -29,4 +30,6 @@ export const store = {
   setLang: (lang) => write("lang", lang),
   settings: () => read("settings"),
   setSettings: (settings) => write("settings", settings),
+  learnVariant: () => read("learn"),
+  setLearnVariant: (variant) => write("learn", variant),
 };

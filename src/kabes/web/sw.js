@@ -4,7 +4,7 @@
 // network) the cached ones, so the app opens from a phone's home screen. /api/ is never
 // cached: the game state always comes from the server.
 
-const CACHE = "kabes-shell-v2";
+const CACHE = "kabes-shell-v3";
 const SHELL = [
   "/",
   "/static/app.css",
@@ -17,9 +17,13 @@ const SHELL = [
   "/static/home.js",
   "/static/i18n.js",
   "/static/langpick.js",
+  "/static/learn.js",
+  "/static/lesson.js",
   "/static/line.js",
   "/static/names.js",
+  "/static/playarea.js",
   "/static/results.js",
+  "/static/review.js",
   "/static/socket.js",
   "/static/store.js",
   "/static/table.js",

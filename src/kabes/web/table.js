@@ -1,22 +1,22 @@
 // table.js — the page of one table (/t/CODE): joins it if needed, keeps its WebSocket
 // (socket.js), and draws the waiting room or the table from the latest summary and view.
 // Everything shown comes from the server's view; the page only sends intentions (play,
-// start, next_hand, finish, hint, leave) and says in one line why one was refused.
+// start, next_hand, finish, hint, review, leave) and says in one line why one was refused.
+// The board and the hand are a PlayArea (playarea.js), shared with the lessons.
 
 import { api, ApiError, variants } from "./api.js";
-import { clear, h, reducedMotion } from "./dom.js";
+import { clear, h } from "./dom.js";
 import { refusalText } from "./explain.js";
 import { errorText, onLangChange, t, tileName } from "./i18n.js";
 import { Ring } from "./clock.js";
-import { HandView } from "./hand.js";
 import { langPicker } from "./langpick.js";
-import { renderLine } from "./line.js";
 import { seatName, variantName } from "./names.js";
+import { PlayArea, placeLabel } from "./playarea.js";
 import { resultsPanel } from "./results.js";
+import { ReviewDialog } from "./review.js";
 import { TableSocket } from "./socket.js";
 import { store } from "./store.js";
 import { memoryAid, opponents, passesText, scoreLine } from "./tableview.js";
-import { renderTrains } from "./trains.js";
 import { tileKey } from "./tiles.js";
 import { waitingRoom } from "./waiting.js";
 
@@ -54,18 +54,6 @@ function problem(root, nav, e) {
   return () => {};
 }
 
-function groupMoves(legal) {
-  const byTile = new Map();
-  for (const move of legal || []) {
-    const [tile, place = null] = move.split("@");
-    const key = tileKey(tile);
-    const list = byTile.get(key) || [];
-    if (!list.some((m) => m.place === place)) list.push({ move, place });
-    byTile.set(key, list);
-  }
-  return byTile;
-}
-
 class TableController {
   constructor(root, code, seat, summary, nav, me) {
     this.root = root;
@@ -76,7 +64,7 @@ class TableController {
     this.me = me;
     this.view = null;
     this.mode = null;
-    this.selected = null;
+    this.area = null;
     this.hint = null;
     this.flash = null;
     this.busy = null;
@@ -102,6 +90,7 @@ class TableController {
   }
 
   close() {
+    this.review?.close();
     this.socket.close();
     this.offLang();
     this.resize?.disconnect();
@@ -123,7 +112,6 @@ class TableController {
         this.hint = null;
         this.busy = null;
       }
-      if (this.selected && !groupMoves(this.view.legal).has(this.selected)) this.selected = null;
       this.maybeAutoStart();
       if (this.wantNext && this.summary.next_table) {
         this.nav.go(`/t/${this.summary.next_table}`);
@@ -132,6 +120,10 @@ class TableController {
       this.render();
     } else if (msg.type === "ack") {
       this.busy = null;
+    } else if (msg.type === "review") {
+      if (this.review && msg.id === this.reviewId) this.review.show(msg);
+    } else if (msg.type === "error" && this.review && msg.id && msg.id === this.reviewId) {
+      this.review.fail(msg.code, msg.message);
     } else if (msg.type === "error") {
       this.busy = null;
       if (msg.id && msg.id === this.playAgainId && msg.code === "bad_message") {
@@ -188,8 +180,8 @@ class TableController {
     return this.view && this.view.turn === this.seat && this.summary.status === "playing";
   }
 
-  get moves() {
-    return groupMoves(this.myTurn ? this.view.legal : []);
+  get selected() {
+    return this.area?.selected ?? null;
   }
 
   get computerTable() {
@@ -197,92 +189,16 @@ class TableController {
   }
 
   placeLabel(place) {
-    const v = this.view;
-    if (place === "L") return { label: t("place.left", { n: v.ends?.[0] ?? "" }), short: String(v.ends?.[0] ?? "") };
-    if (place === "R") return { label: t("place.right", { n: v.ends?.[1] ?? "" }), short: String(v.ends?.[1] ?? "") };
-    if (place === "M") return { label: t("train.public"), short: "M" };
-    const owner = Number(place);
-    return { label: owner === this.seat ? t("train.mine") : t("train.of", { name: seatName(this.summary, owner, this.seat) }), short: place };
-  }
-
-  places() {
-    if (!this.selected) return [];
-    return (this.moves.get(this.selected) || []).filter((m) => m.place !== null).map((m) => ({ place: m.place, move: m.move, ...this.placeLabel(m.place) }));
+    return placeLabel(this.view, place, (seat) => seatName(this.summary, seat, this.seat));
   }
 
   // ---- actions ------------------------------------------------------------------------------
 
-  tap(key) {
-    if (this.busy) return;
-    if (this.summary.status !== "playing") return;
-    if (!this.myTurn) {
-      this.say(t("play.not_your_turn"));
-      return;
-    }
-    const moves = this.moves.get(key);
-    if (!moves) {
-      this.say(t("play.does_not_fit", { tile: tileName(key) }));
-      return;
-    }
-    if (moves.length === 1) {
-      this.play(key, moves[0].move);
-      return;
-    }
-    this.selected = this.selected === key ? null : key;
-    this.drawBoard();
-    this.renderHand();
-    this.renderStatus();
-    if (this.selected) this.root.querySelector("[data-place]")?.focus();
-  }
-
+  /** A move chosen on the board: the tile flies to its place and the move goes to the table. */
   play(key, move) {
     if (this.busy) return;
-    // Played from the keyboard: once the hand is drawn again, focus goes back to it.
-    this.refocus = !!document.activeElement?.closest?.("[data-tile], [data-place]");
-    const target = this.root.querySelector(`[data-move="${CSS.escape(move)}"]`) || this.board;
-    this.animate(key, target);
-    this.selected = null;
+    this.area.animate(key);
     this.busy = this.socket.send("play", { move });
-  }
-
-  animate(key, target) {
-    if (reducedMotion() || !target) return;
-    const from = this.root.querySelector(`[data-tile="${key}"]`);
-    if (!from) return;
-    const a = from.getBoundingClientRect();
-    const b = target.getBoundingClientRect();
-    const ghost = h("div", { class: "fly", "aria-hidden": "true", style: `left:${a.left}px;top:${a.top}px;width:${a.width}px;height:${a.height}px` }, from.firstChild.cloneNode(true));
-    document.body.append(ghost);
-    from.style.visibility = "hidden";
-    requestAnimationFrame(() => {
-      const dx = b.left + b.width / 2 - (a.left + a.width / 2);
-      const dy = b.top + b.height / 2 - (a.top + a.height / 2);
-      ghost.style.transform = `translate(${dx}px, ${dy}px) scale(0.5)`;
-      ghost.style.opacity = "0.2";
-    });
-    setTimeout(() => ghost.remove(), 190);
-  }
-
-  dragStart(key) {
-    this.selected = key;
-    this.drawBoard();
-    this.renderStatus();
-  }
-
-  drop(key, move, point) {
-    if (move) {
-      this.play(key, move);
-      return true;
-    }
-    const moves = this.moves.get(key) || [];
-    const b = this.board?.getBoundingClientRect();
-    const onBoard = b && point.x >= b.left && point.x <= b.right && point.y >= b.top && point.y <= b.bottom;
-    if (onBoard && moves.length === 1) {
-      this.play(key, moves[0].move);
-      return true;
-    }
-    this.say(moves.length ? t("play.drop_on_end") : t("play.does_not_fit", { tile: tileName(key) }));
-    return false;
   }
 
   action(type) {
@@ -296,6 +212,17 @@ class TableController {
       return;
     }
     this.socket.send("hint");
+  }
+
+  /** The expert's review of the hand just played (tables against the computer). */
+  askReview() {
+    this.review?.close();
+    const review = new ReviewDialog(this.summary, this.seat, () => {
+      if (this.review === review) this.review = null;
+    });
+    this.review = review;
+    review.open();
+    this.reviewId = this.socket.send("review");
   }
 
   leave() {
@@ -408,10 +335,12 @@ class TableController {
     this.toolsEl = h("div", { class: "tools" });
     this.overlayEl = h("div", { class: "overlay-host" });
     this.memoryEl = h("div", { class: "memory-host" });
-    this.hand = new HandView(this.handEl, {
-      onTap: (key) => this.tap(key),
-      onDragStart: (key) => this.dragStart(key),
-      onDrop: (key, move, point) => this.drop(key, move, point),
+    this.area = new PlayArea(this.board, this.handEl, {
+      play: (key, move) => this.play(key, move),
+      say: (text) => this.say(text),
+      changed: () => this.renderStatus(),
+      blocked: () => !!this.busy || this.summary.status !== "playing",
+      root: this.root,
     });
     clear(this.root).append(h("div", { class: "table-screen" },
       h("header", { class: "topbar" }, this.topScores, this.ring.el, this.menuButton),
@@ -443,59 +372,21 @@ class TableController {
     clear(this.opponentsEl).append(opponents(this.view, this.summary));
   }
 
+  /** The board and the hand, from the latest view. */
   drawBoard() {
-    if (!this.board || !this.view || this.hand?.dragging && !this.selected) return;
-    const v = this.view;
-    const places = this.places();
-    const focusedPlace = document.activeElement?.dataset?.place;
-    const opts = {
-      places,
-      onPlace: (move) => this.play(this.selected, move),
-      emptyText: this.myTurn ? t("board.your_lead") : t("board.empty"),
-    };
-    let buttons;
-    if (v.variant === "mexican-train") {
-      buttons = renderTrains(this.board, v, { ...opts, seat: this.seat, names: this.summary.seats.map((_, i) => seatName(this.summary, i, this.seat)) });
-    } else {
-      buttons = renderLine(this.board, v.line, { ...opts, cross: v.variant !== "partnership", played: v.played });
-    }
-    for (const b of buttons) b.addEventListener("keydown", (e) => this.placeKey(e, buttons));
-    if (focusedPlace) buttons.find((b) => b.dataset.place === focusedPlace)?.focus({ preventScroll: true });
-    if (v.variant === "mexican-train" && places.length) buttons[0]?.scrollIntoView({ block: "nearest" });
-  }
-
-  placeKey(e, buttons) {
-    const i = buttons.indexOf(e.currentTarget);
-    if (e.key === "Escape") {
-      const key = this.selected;
-      this.selected = null;
-      this.drawBoard();
-      this.renderHand();
-      this.renderStatus();
-      this.hand.focusTile(key);
-      e.preventDefault();
-    } else if (["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"].includes(e.key)) {
-      const step = e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : -1;
-      buttons[(i + step + buttons.length) % buttons.length].focus();
-      e.preventDefault();
-    }
+    if (!this.area || !this.view) return;
+    const hinted = this.hint && this.myTurn ? tileKey(this.hint.move.split("@")[0]) : null;
+    this.area.set(this.view, {
+      myTurn: this.myTurn,
+      names: (seat) => seatName(this.summary, seat, this.seat),
+      hinted,
+    });
+    this.area.drawBoard();
   }
 
   renderHand() {
-    if (!this.hand || !this.view) return;
-    if (this.hand.dragging) return;
-    const moves = this.moves;
-    const hinted = this.hint && this.myTurn ? tileKey(this.hint.move.split("@")[0]) : null;
-    this.hand.render(this.view.hand, (key) => moves.has(key), {
-      selected: this.selected,
-      hinted,
-      colored: this.view.variant === "mexican-train",
-      myTurn: this.myTurn,
-    });
-    if (this.refocus && !this.busy && !this.root.contains(document.activeElement)) {
-      this.refocus = false;
-      this.hand.focusTile(this.hand.focusKey);
-    }
+    if (!this.area || !this.view) return;
+    this.area.renderHand();
   }
 
   renderTools() {
@@ -539,6 +430,7 @@ class TableController {
       onFinish: () => this.action("finish"),
       onPlayAgain: () => this.playAgain(),
       onHome: () => this.nav.go("/"),
+      onReview: this.computerTable ? () => this.askReview() : null,
       onClose: () => {
         this.dismissed.add(v.hand_number);
         this.renderOverlay();
