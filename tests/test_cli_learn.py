@@ -109,8 +109,8 @@ def right_move(lesson: Lesson, index: int) -> str:
 
 
 def learner(lesson: Lesson) -> tuple[list[str], list[str]]:
-    """What a learner types to finish ``lesson`` with one wrong try at each task, and what
-    the terminal must show them, in order."""
+    """What a learner types to finish ``lesson`` with one wrong try at each task (where a
+    ``choose`` step has a wrong answer), and what the terminal must show them, in order."""
     typed: list[str] = []
     shown = [lesson.title["en"]]
     last = len(lesson.steps) - 1
@@ -123,9 +123,9 @@ def learner(lesson: Lesson) -> tuple[list[str], list[str]]:
             shown += answer
         elif task.kind == "choose":
             right = next(k for k, c in enumerate(task.choices) if c.right)
-            miss = next(k for k, c in enumerate(task.choices) if not c.right)
-            typed += [str(miss + 1), str(right + 1)]
-            shown += [task.choices[miss].why["en"], task.choices[right].why["en"]]
+            misses = [k for k, c in enumerate(task.choices) if not c.right][:1]
+            typed += [*(str(k + 1) for k in misses), str(right + 1)]
+            shown += [task.choices[k].why["en"] for k in [*misses, right]]
         if task.done is not None:
             shown.append(task.done["en"])
         if task.kind == "read" or index < last:
@@ -435,3 +435,27 @@ def test_a_step_on_a_recorded_hand_is_taken_to_its_end(record: str, at: int | No
     end = shown.index("Remember")
     assert_in_order(out.getvalue(), [*shown[:end], shows, *shown[end:-1]])  # not the CLI: no
     assert next(answers, None) is None  # "Lesson finished"; and every answer was asked for
+
+
+def test_a_choose_step_takes_a_numbered_answer_after_the_tables_moves() -> None:
+    data = copy.deepcopy(BOTH_ENDS)
+    data["steps"][0]["task"]["then"] = ["4-4@R"]
+    data["steps"].append({"text": texts("What do the ends show now?"), "task": {
+        "kind": "choose", "hint": texts("Look at the line."),
+        "choices": [{"text": texts("5 and 4"), "right": False, "why": texts("The 5 is covered.")},
+                    {"text": texts("4 and 4"), "right": True, "why": texts("4 at both ends.")}],
+    }})
+    lesson = read_lesson(data, "both-ends.json")
+    assert problems(lesson) == []
+    typed, shown = learner(lesson)
+    choose_at = len(typed) - 2  # the wrong answer, then the right one
+    answers = iter([*typed[:choose_at], "3", "four", *typed[choose_at:]])
+    out = io.StringIO()
+    TerminalLesson(lesson, "en", Console(file=out, width=100), lambda _p: next(answers)).run()
+    assert_in_order(out.getvalue(), [
+        *shown[:shown.index("What do the ends show now?")], "Seat 1 plays 4-4 on the right end.",
+        "What do the ends show now?", "1) 5 and 4", "2) 4 and 4",
+        "Type the number of an answer, 1 to 2.", "Type the number of an answer, 1 to 2.",
+        *shown[shown.index("What do the ends show now?") + 1:-1],
+    ])
+    assert next(answers, None) is None
