@@ -1,4 +1,4 @@
-"""The ``kabes`` command: play in the terminal, replay a game record."""
+"""The ``kabes`` command: play in the terminal, take the lessons, replay a game record."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from kabes.ai import DEFAULT_BUDGET
 from kabes.cli.play import parse_option, start_game
 from kabes.cli.replay import show_replay
 from kabes.errors import KabesError
+from kabes.lessons.model import LANGUAGES
 from kabes.records import disagreements, filled, load_record
 from kabes.rules import VARIANTS, get_rules
 from kabes.tournament import Setup, run
@@ -76,6 +77,47 @@ def play(
     except KabesError as err:
         console.print(f"[red]{err.message}[/red]")
         raise typer.Exit(2) from None
+
+
+@app.command()
+def learn(
+    targets: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="VARIANT | FILE",
+            help=f"A variant ({', '.join(VARIANTS)}); with --check, the lesson files.",
+            show_default=False,
+        ),
+    ] = None,
+    lesson: Annotated[
+        str | None, typer.Option("--lesson", "-L", help="Take this lesson (its id).")
+    ] = None,
+    lang: Annotated[
+        str, typer.Option("--lang", help=f"The lessons' language: {', '.join(LANGUAGES)}.")
+    ] = "en",
+    player: Annotated[
+        str | None,
+        typer.Option("--player", help="Whose progress to keep (default: your login name)."),
+    ] = None,
+    check: Annotated[
+        bool, typer.Option("--check", help="Check lesson files as their author writes them.")
+    ] = False,
+) -> None:
+    """The lessons: with no variant, every variant's path (finished lessons marked, the next
+    one offered); with a variant, its next lesson. Progress is kept in lessons.json under
+    $KABES_HOME, else $XDG_DATA_HOME/kabes (~/.local/share/kabes). --check exits with 1 if a
+    lesson file has a problem."""
+    from kabes.cli.learn import learn as take_or_list_lessons
+
+    console = Console()
+    try:
+        status = take_or_list_lessons(
+            targets or [], lesson, lang, player, check, console, console.input
+        )
+    except KabesError as err:
+        console.print(f"[red]{err.message}[/red]")
+        raise typer.Exit(2) from None
+    raise typer.Exit(status)
 
 
 @app.command()

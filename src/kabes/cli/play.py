@@ -212,12 +212,7 @@ class TerminalGame:
             where = word_hint(advice.move, seen, self.names)
             self.console.print(f"Hint: {where}: {advice.reason}.")
         elif command.name in TABLE_WORDS:
-            playable = sorted({m.tile for m in seen.legal})
-            facts = {
-                "playable": and_list([str(t) for t in playable[:3]], "or"),
-                "stock_game": _has_stock(self.match),
-            }
-            self._refuse(word_refusal(Refusal(TABLE_WORDS[command.name], facts), self.names))
+            self._refuse(word_refusal(table_refusal(command.name, seen), self.names))
         else:
             self.console.print(help_text(seen))
 
@@ -287,10 +282,21 @@ class TerminalGame:
         self.pending = []
 
 
-def _has_stock(match: Match) -> bool:
-    rules = match.rules
+def table_refusal(word: str, seen: View) -> Refusal:
+    """The answer to ``pass`` or ``draw`` typed on one's turn (a word of ``TABLE_WORDS``):
+    no need, the table does it when nothing fits; and what fits now."""
+    playable = sorted({m.tile for m in seen.legal})
+    facts = {
+        "playable": and_list([str(t) for t in playable[:3]], "or"),
+        "stock_game": _has_stock(seen),
+    }
+    return Refusal(TABLE_WORDS[word], facts)
+
+
+def _has_stock(seen: View) -> bool:
+    rules = get_rules(seen.variant)
     top = rules.top
-    return rules.hand_size(match.players) * match.players < (top + 1) * (top + 2) // 2
+    return rules.hand_size(seen.players) * seen.players < (top + 1) * (top + 2) // 2
 
 
 def parse_option(text: str) -> tuple[str, Any]:
