@@ -18,7 +18,7 @@ from kabes.events import Played
 from kabes.lessons.check import problems
 from kabes.lessons.library import lessons, next_lesson, path, read_file
 from kabes.lessons.model import LANGUAGES, BadLesson, read_lesson
-from kabes.lessons.position import position, step_records, try_choice, try_move
+from kabes.lessons.position import position, read_on, step_records, try_choice, try_move
 from kabes.rules import VARIANTS
 from kabes.views import view
 
@@ -159,11 +159,23 @@ def test_a_choice_gets_the_words_of_the_answer_picked() -> None:
     }
     lesson = read_lesson(data, "test.json")
     assert problems(lesson) == []
-    assert try_choice(lesson, 2, 0).correct
+    right = try_choice(lesson, 2, 0)
+    assert right.correct and right.after is not None
     wrong = try_choice(lesson, 2, 1)
     assert not wrong.correct and wrong.text == _all("that is the other end")
     with pytest.raises(ValueError):
         try_choice(lesson, 2, 2)
+
+
+def test_going_on_from_a_read_step_shows_the_table_moves_after_it() -> None:
+    data = example_data()
+    data["steps"][2]["task"]["then"] = ["5-3@L"]
+    lesson = read_lesson(data, "test.json")
+    assert problems(lesson) == []
+    answer = read_on(lesson, 2)
+    assert answer.correct and answer.after is not None
+    assert [str(e.tile) for e in answer.events if isinstance(e, Played)] == ["3-5"]
+    assert answer.after.turn == 0
 
 
 def test_a_step_without_a_hand_goes_on_from_the_step_before_after_its_move() -> None:

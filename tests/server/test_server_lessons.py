@@ -105,6 +105,14 @@ async def test_a_legal_move_the_step_does_not_ask_for_gets_the_lessons_words_onl
     assert answer["text"] == lessons()[FIRST].steps[1].task.wrong[0].text["en"]
 
 
+async def test_going_on_from_a_read_step_gives_the_position_after_its_table_moves(
+    server: Server,
+) -> None:
+    answer = (await try_step(server, FIRST, {"step": 2})).json()
+    assert answer["correct"] is True and answer["reason"] is None
+    assert answer["view"]["ends"] == [5, 4]
+
+
 async def test_a_tile_not_in_the_hand_is_refused_naming_the_reason(server: Server) -> None:
     answer = (await try_step(server, FIRST, {"step": 0, "move": "6-6"})).json()
     assert answer["correct"] is False and answer["reason"] == "not_held"
@@ -113,7 +121,7 @@ async def test_a_tile_not_in_the_hand_is_refused_naming_the_reason(server: Serve
 async def test_a_try_that_does_not_fit_the_step_is_refused_and_says_why(server: Server) -> None:
     cases = [
         ({"step": 9, "move": "6-3"}, 400, "bad_step"),
-        ({"step": 2, "move": "6-3"}, 400, "bad_step"),  # a read step
+        ({"step": 2, "move": "6-3"}, 400, "bad_step"),  # a read step: the step alone
         ({"step": 0, "choice": 1}, 400, "bad_step"),  # a play step
         ({"step": 0}, 400, "bad_step"),
         ({"step": -1, "move": "6-3"}, 422, "bad_message"),

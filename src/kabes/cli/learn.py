@@ -54,9 +54,16 @@ from kabes.events import Event, HandStarted
 from kabes.lessons.__main__ import main as check_files
 from kabes.lessons.library import lessons, next_lesson, path
 from kabes.lessons.model import LANGUAGES, Lesson, Task, Texts
-from kabes.lessons.position import Attempt, position, step_records, try_choice, try_move
+from kabes.lessons.position import (
+    Attempt,
+    position,
+    step_records,
+    table_moves,
+    try_choice,
+    try_move,
+)
 from kabes.match import Match
-from kabes.moves import Play, parse_move
+from kabes.moves import Play
 from kabes.records import replay
 from kabes.rules import VARIANTS, get_rules
 from kabes.views import View, view
@@ -232,7 +239,7 @@ class TerminalLesson:
             self._choose(index, names)
         else:
             self._say(task.done, "green")
-        after, events = self._table_moves(match, task)
+        after, events = table_moves(self.lesson, index, match)
         self._tell(after, events, step.seat, names)
         if task.kind == "read":
             self._line("Press Enter to go on (q to stop): ", quit_words=True)
@@ -352,14 +359,6 @@ class TerminalLesson:
             self.console.print("This step has no hint.", highlight=False)
             return
         self.console.print(Text("Hint: ", style="bold cyan") + Text(task.hint[self.lang]))
-
-    def _table_moves(self, match: Match, task: Task) -> tuple[Match, list[Event]]:
-        """The position after the table's ``then`` moves of a ``read`` or ``choose`` step."""
-        after = copy.deepcopy(match)
-        events: list[Event] = []
-        for move in task.then:
-            events += after.apply(None, parse_move(move, after.rules.top))
-        return after, events
 
     def _tell(self, after: Match, events: Sequence[Event], seat: int, names: Names) -> None:
         """What happened, as the game tells it, and the hand's end if it came."""

@@ -34,9 +34,13 @@ def main(argv: list[str]) -> int:
             except KabesError as err:
                 print(f"  step {index + 1}: {err.message}")
                 break
-            board = (f"ends {list(seen.ends)}" if seen.ends is not None else
-                     "trains " + "; ".join(f"{t.owner}:{t.end}{'*' if t.marked else ''}"
-                                           for t in seen.trains))
+            if seen.ends is not None:
+                board = f"ends {list(seen.ends)}"
+            elif seen.trains:
+                board = "trains " + "; ".join(f"{t.owner}:{t.end}{'*' if t.marked else ''}"
+                                              for t in seen.trains)
+            else:
+                board = "nothing laid yet"
             print(f"  step {index + 1} ({step.task.kind}): turn {seen.turn}, {board}, "
                   f"open double {seen.open_double}, stock {seen.stock}, "
                   f"hand {' '.join(map(str, seen.hand))}, "

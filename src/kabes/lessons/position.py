@@ -115,15 +115,39 @@ def try_move(lesson: Lesson, index: int, text: str, match: Match | None = None) 
     return Attempt(True, task.done, after=here, events=events)
 
 
-def try_choice(lesson: Lesson, index: int, choice: int) -> Attempt:
-    """Judge answer number ``choice`` (0 for the first) at a ``choose`` step."""
+def try_choice(lesson: Lesson, index: int, choice: int, match: Match | None = None) -> Attempt:
+    """Judge answer number ``choice`` (0 for the first) at a ``choose`` step; when right,
+    with the position after the table's ``then`` moves."""
     task = lesson.steps[index].task
     if task.kind != "choose":
         raise ValueError(f"step {index + 1} of {lesson.id} is not a 'choose' task")
     if not 0 <= choice < len(task.choices):
         raise ValueError(f"step {index + 1} of {lesson.id} has {len(task.choices)} choices")
     picked = task.choices[choice]
-    return Attempt(picked.right, picked.why)
+    if not picked.right:
+        return Attempt(False, picked.why)
+    after, events = table_moves(lesson, index, match)
+    return Attempt(True, picked.why, after=after, events=events)
+
+
+def read_on(lesson: Lesson, index: int, match: Match | None = None) -> Attempt:
+    """Go on from a ``read`` step: its ``done`` words and the position after the table's
+    ``then`` moves (a read step can show how a hand goes on or ends)."""
+    task = lesson.steps[index].task
+    if task.kind != "read":
+        raise ValueError(f"step {index + 1} of {lesson.id} is not a 'read' task")
+    after, events = table_moves(lesson, index, match)
+    return Attempt(True, task.done, after=after, events=events)
+
+
+def table_moves(lesson: Lesson, index: int, match: Match | None = None
+                ) -> tuple[Match, list[Event]]:
+    """The position after step ``index``'s ``then`` moves (on a copy), and their events."""
+    after = copy.deepcopy(match if match is not None else position(lesson, index))
+    events: list[Event] = []
+    for move in lesson.steps[index].task.then:
+        events += after.apply(None, parse_move(move, after.rules.top))
+    return after, events
 
 
 def _places(match: Match, move: Any) -> set[tuple[Any, str | None]]:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from kabes.lessons.library import lessons, next_lesson, path
 from kabes.lessons.model import LANGUAGES, Lesson, Texts
-from kabes.lessons.position import Attempt, position, try_choice, try_move
+from kabes.lessons.position import Attempt, position, read_on, try_choice, try_move
 from kabes.match import Match
 from kabes.rules import VARIANTS
 from kabes.server import wire
@@ -61,6 +61,9 @@ class StepTask(BaseModel):
     kind: str
     choices: list[str]
     hint: str | None
+    then: list[str]
+    """The moves the table makes once the task is done (a read step's are shown by trying
+    it: the answer carries the position after them)."""
 
 
 class LessonStep(BaseModel):
@@ -109,7 +112,8 @@ class Finished(BaseModel):
 class LessonTry(BaseModel):
     """A try at a step: ``move`` at a ``play`` step, ``choice`` at a ``choose`` step."""
 
-    step: int = Field(ge=0, description="The step, counted from 0.")
+    step: int = Field(ge=0, description="The step, counted from 0 (alone: go on from a read "
+                                        "step, getting the position after its table moves).")
     move: str | None = Field(default=None, max_length=32,
                              description="The move in record notation (a play step).")
     choice: int | None = Field(default=None, ge=0,
@@ -165,6 +169,7 @@ def lesson_routes(app: FastAPI, store: Store) -> None:
                     "kind": task.kind,
                     "choices": [c.text[language] for c in task.choices],
                     "hint": _say(task.hint, language),
+                    "then": list(task.then),
                 },
                 "view": _view(_positions(lesson.id)[index], step.seat),
             })
@@ -195,12 +200,15 @@ def lesson_routes(app: FastAPI, store: Store) -> None:
             if attempt.choice >= len(step.task.choices):
                 raise ApiError(400, "bad_step", f"step {attempt.step} has "
                                f"{len(step.task.choices)} choices, counted from 0")
-            answer = try_choice(lesson, attempt.step, attempt.choice)
+            answer = try_choice(lesson, attempt.step, attempt.choice,
+                                _positions(lesson.id)[attempt.step])
+        elif kind == "read" and attempt.move is None and attempt.choice is None:
+            answer = read_on(lesson, attempt.step, _positions(lesson.id)[attempt.step])
         else:
             wanted = {"play": "a 'move'", "choose": "a 'choice'"}.get(kind)
             raise ApiError(400, "bad_step", f"step {attempt.step} is a {kind!r} step"
                            + (f": send {wanted} and nothing else" if wanted else
-                              ": there is nothing to try"))
+                              ": send the step alone to go on"))
         return _answer(answer, step.seat, language)
 
     @app.post("/api/lessons/{lesson_id}/done", tags=["lessons"], response_model=Finished)
