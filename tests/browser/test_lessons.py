@@ -94,6 +94,11 @@ def take_lesson(page: Any, lesson: Lesson, lang: str, first: bool) -> None:
             page.click(f'[data-choice="{right}"]')
             page.wait_for_selector(".feedback.right")
             assert task.choices[right].why[lang] in page.locator(".feedback.right").inner_text()
+        elif task.then:
+            page.click("[data-action=play-on]")
+            page.wait_for_selector(".feedback.note, .results")
+            if task.done is not None:
+                assert task.done[lang] in page.locator(".feedback.note").inner_text()
         page.click("[data-action=next-step]")
     page.wait_for_selector(".remember")
     assert page.locator(".remember h2").inner_text() == say["lesson.remember"]

@@ -5,8 +5,10 @@
 // docs/lessons.md): a wrong one gets the lesson's words and the rules' own refusal worded here
 // (explain.js), a hint after two wrong tries, and another go; a right one its `done` words and
 // the position after it (the table's answers, and the end of the hand where it ended). A
-// `choose` step offers its answers as buttons; a `read` step goes on. The last screen marks the
-// lesson finished on the server (POST /api/lessons/ID/done) and offers the next lesson.
+// `choose` step offers its answers as buttons (the right one plays the table's moves too); a
+// `read` step goes on, first letting the table play its moves where it has some. The last
+// screen marks the lesson finished on the server (POST /api/lessons/ID/done) and offers the
+// next lesson.
 // The step reached is kept in history.state, so a reload comes back to it. Changing the
 // language fetches the lesson's words again (and the answer to the last try).
 
@@ -42,10 +44,11 @@ function lessonTable(lesson, seat) {
   };
 }
 
-/** What the table did after the learner's move, in sentences ("Player 2 played six-three."). */
-function thenLines(events, seat, table) {
+/** What the table did after the learner's move (afterMine: the events start with it, left
+ * out), in sentences ("Player 2 played six-three."). */
+function thenLines(events, seat, table, afterMine = true) {
   const lines = [];
-  let mine = true;
+  let mine = afterMine;
   for (const e of events || []) {
     if (e.kind === "played" && e.seat === seat && mine) {
       mine = false;
@@ -141,12 +144,16 @@ class LessonPlayer {
     return this.lesson.steps[this.step];
   }
 
+  /** Whether the step is done: its task answered right, or a read step read (and its table
+   * moves, if any, played). */
   get solved() {
-    const kind = this.current.task.kind;
-    return kind === "read" || !!this.answer?.correct;
+    const task = this.current.task;
+    if (task.kind === "read") return !task.then?.length || !!this.answer;
+    return !!this.answer?.correct;
   }
 
-  /** The position shown: the step's, or the one after the learner's right move. */
+  /** The position shown: the step's, or the one after the learner's right answer and the
+   * table's moves. */
   get view() {
     return this.answer?.correct && this.answer.view ? this.answer.view : this.current.view;
   }
@@ -262,12 +269,19 @@ class LessonPlayer {
     const a = this.answer;
     const task = this.current.task;
     if (!a) return;
+    if (task.kind === "read") {
+      this.feedback.className = "feedback note";
+      if (a.text) this.feedback.append(h("p", { class: "lesson-words" }, a.text));
+      const then = thenLines(a.events, this.current.seat, this.table, false);
+      if (then.length) this.feedback.append(h("ul", { class: "then" }, then.map((line) => h("li", {}, line))));
+      return;
+    }
     if (a.correct) {
       this.feedback.className = "feedback right";
       const check = h("span", { class: "check", "aria-hidden": "true" }, "✓ ");
       if (a.text) this.feedback.append(h("p", { class: "lesson-words" }, check, h("span", { class: "sr-only" }, `${t("lesson.right")} `), a.text));
       else this.feedback.append(h("p", { class: "verdict" }, check, t("lesson.right")));
-      const then = thenLines(a.events, this.current.seat, this.table);
+      const then = thenLines(a.events, this.current.seat, this.table, task.kind === "play");
       if (then.length) this.feedback.append(h("ul", { class: "then" }, then.map((line) => h("li", {}, line))));
       return;
     }
@@ -305,6 +319,10 @@ class LessonPlayer {
     const v = this.view;
     if (v.last_hand && (this.solved || task.kind !== "play")) {
       this.foot.append(resultsPanel(v, this.table, { bare: true }));
+    }
+    if (task.kind === "read" && !this.solved) {
+      this.foot.append(h("div", { class: "actions" },
+        h("button", { type: "button", class: "primary big", "data-action": "play-on", onclick: () => this.playOn() }, t("lesson.play_on"))));
     }
     if (this.solved) {
       const last = this.step === this.lesson.steps.length - 1;
@@ -365,10 +383,28 @@ class LessonPlayer {
       this.tries += 1;
       this.wrongChoices.add(k);
     }
+    this.renderTop();
+    this.drawArea();
     this.renderSay();
     this.renderFeedback();
     this.renderFoot();
     this.foot.querySelector(`[data-choice="${k}"]`)?.focus();
+    this.reveal();
+  }
+
+  /** A read step whose table plays on: the position after the table's moves. */
+  async playOn() {
+    if (this.busy || this.solved) return;
+    const body = { step: this.step };
+    const answer = await this.send(body);
+    if (!answer) return;
+    this.lastTry = body;
+    this.answer = answer;
+    this.renderTop();
+    this.drawArea();
+    this.renderSay();
+    this.renderFeedback();
+    this.renderFoot();
     this.reveal();
   }
 
