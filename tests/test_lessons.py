@@ -301,3 +301,12 @@ def test_the_next_lesson_offered_is_the_first_of_the_path_not_finished() -> None
 
 def test_a_bad_lesson_is_a_kabes_error_with_a_stable_code() -> None:
     assert issubclass(BadLesson, KabesError) and BadLesson.code == "bad_lesson"
+
+
+def test_a_try_leaving_out_the_end_gets_the_words_listed_for_that_place() -> None:
+    data = example_data()
+    data["steps"][1]["task"]["wrong"][0]["moves"] = ["4-2@R"]
+    lesson = read_lesson(data, "test.json")
+    assert problems(lesson) == []
+    assert try_move(lesson, 1, "4-2").text == lesson.steps[1].task.wrong[0].text
+    assert try_move(lesson, 1, "2-4@R").text == lesson.steps[1].task.wrong[0].text

@@ -104,12 +104,12 @@ def try_move(lesson: Lesson, index: int, text: str, match: Match | None = None) 
         move = parse_move(text, top)
         events = here.apply(step.seat, move)
     except KabesError as err:
-        return Attempt(False, _wrong_text(step, text, top), err.reason, dict(err.facts),
+        return Attempt(False, _wrong_text(step, text, before), err.reason, dict(err.facts),
                        err.message)
     if not isinstance(move, Play) or not any(
         _places(before, move) & _places(before, parse_move(a, top)) for a in task.accept
     ):
-        return Attempt(False, _wrong_text(step, text, top) or task.others)
+        return Attempt(False, _wrong_text(step, text, before) or task.others)
     for then in task.then:
         events += here.apply(None, parse_move(then, top))
     return Attempt(True, task.done, after=here, events=events)
@@ -159,22 +159,26 @@ def _places(match: Match, move: Any) -> set[tuple[Any, str | None]]:
             if m.tile is move.tile and (move.at is None or m.at == move.at)}
 
 
-def _wrong_text(step: Step, text: str, top: int) -> Texts | None:
+def _wrong_text(step: Step, text: str, match: Match) -> Texts | None:
     """The lesson's words for a try, if it names that move."""
+    top = match.rules.top
     try:
         move = parse_move(text, top)
     except KabesError:
         return None
     for wrong in step.task.wrong:
         for listed in wrong.moves:
-            if _same_try(move, parse_move(listed, top)):
+            if _same_try(match, move, parse_move(listed, top)):
                 return wrong.text
     return None
 
 
-def _same_try(move: Any, listed: Any) -> bool:
-    """A listed wrong move matches a try of that tile at that place; a listed bare tile
-    matches the tile wherever it is tried."""
-    if not isinstance(move, Play) or not isinstance(listed, Play):
+def _same_try(match: Match, move: Any, listed: Any) -> bool:
+    """A listed wrong move matches a try of that tile at that place (a try that leaves out
+    the place matches where the tile can only go); a listed bare tile matches the tile
+    wherever it is tried."""
+    if not isinstance(move, Play) or not isinstance(listed, Play) or move.tile is not listed.tile:
         return False
-    return move.tile is listed.tile and (listed.at is None or listed.at == move.at)
+    if listed.at is None or listed.at == move.at:
+        return True
+    return bool(move.at is None and _places(match, move) & _places(match, listed))
