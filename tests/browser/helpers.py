@@ -1,6 +1,7 @@
 """Shared by the browser tests: launching Debian's Chromium, starting `kabes serve`, and
 fake_table(), which shows the page a table state of our choosing without a server game
-(a stand-in WebSocket answers hello with that state), for screenshots of rare moments."""
+(a stand-in WebSocket answers hello with that state, and review with the review given), for
+screenshots of rare moments."""
 
 from __future__ import annotations
 
@@ -37,6 +38,8 @@ FAKE_SOCKET = """
         reply({ ...state.refuse, type: "error", id: msg.id });
       else if (msg.type === "hint")
         reply({ type: "hint", id: msg.id, move: view.legal[0], reason: "It keeps your doubles." });
+      else if (msg.type === "review" && state.review)
+        reply({ ...state.review, type: "review", id: msg.id });
       else reply({ type: "ack", id: msg.id, seq: 1 });
     }
     close() { this.readyState = 3; }
@@ -55,15 +58,17 @@ def fake_table(
     identity: dict[str, Any] | None = None,
     lang: str = "en",
     refuse: dict[str, Any] | None = None,
+    review: dict[str, Any] | None = None,
 ) -> None:
     """Opens /t/CODE showing `view` at `table`, with no game on the server; a move played is
-    answered with the `refuse` error if one is given."""
+    answered with the `refuse` error if one is given, a review asked with `review`."""
     who = identity or {
         "player": table["seats"][view["seat"]]["player"] or 1,
         "name": "Test",
         "token": "x",
     }
-    page.add_init_script(FAKE_SOCKET % json.dumps({"table": table, "view": view, "refuse": refuse}))
+    state = {"table": table, "view": view, "refuse": refuse, "review": review}
+    page.add_init_script(FAKE_SOCKET % json.dumps(state))
     page.add_init_script(
         f"localStorage.setItem('kabes.identity', {json.dumps(json.dumps(who))});"
         f"localStorage.setItem('kabes.lang', {json.dumps(json.dumps(lang))});"

@@ -4,10 +4,11 @@ any reported missing), `<html lang>` right, and axe-core's accessibility rules p
 screen in every language on the phone, and in English on the desktop); screenshots are saved
 under tests/screenshots/ for a person to look at.
 
-Screens: welcome, home, waiting room, a table not found, and, from states the engine plays to
-(states.py, shown without a server game): the Haitian table; the same with a tile chosen and
-its two ends lit, with a hint and the memory aid, with the menu open; a partnership table;
-a Mexican Train table; the end of a hand; the end of a match."""
+Screens: welcome, home, the lessons' paths, a lesson's step and its answer to a wrong try,
+waiting room, a table not found, and, from states the engine plays to (states.py, shown
+without a server game): the Haitian table; the same with a tile chosen and its two ends lit,
+with a hint and the memory aid, with the menu open; a partnership table; a Mexican Train table;
+the end of a hand, and the expert's review of it; the end of a match."""
 
 from __future__ import annotations
 
@@ -19,7 +20,11 @@ import pytest
 from browsing import DESKTOP, PHONE, ROOT, shot
 from checks import axe_violations, layout_problems, shown_keys
 from helpers import fake_table
+from play import tap, wrong_try
 from states import play_until, state, summary
+
+from kabes.lessons.library import path
+from kabes.lessons.position import position
 
 LANGS = ["ht", "en", "fr", "es", "pt", "no"]
 I18N = ROOT / "src" / "kabes" / "web" / "i18n"
@@ -49,6 +54,20 @@ def check(page: Any, lang: str, name: str, axe: bool) -> None:
         assert not bad, f"{where}: " + "; ".join(bad)
 
 
+def review(table_states: dict[str, Any]) -> dict[str, Any]:
+    """A review of two moves at the Haitian table's position, for the look of the dialog: the
+    legal moves there stand for the move played and the expert's."""
+    view = table_states["review-move"][1]
+    legal = view["legal"]
+    moves = [
+        {"index": 7, "played": legal[0], "better": legal[-1], "reason": "It keeps your doubles.",
+         "view": view},
+        {"index": 9, "played": legal[-1], "better": legal[0], "reason": "It blocks the 5s.",
+         "view": view},
+    ]
+    return {"hand": 1, "moves": moves}
+
+
 def two_places(view: Any) -> bool:
     tiles = [str(m).split("@")[0] for m in view.legal]
     return any(tiles.count(t) > 1 for t in tiles)
@@ -64,6 +83,7 @@ def table_states() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
         seed=4,
     )
     out["table-haitian"] = (summary("TEST123", m, NAMES, COMPUTERS), state(m))
+    out["review-move"] = ({}, state(m))
     m = play_until(
         "partnership", 4, lambda m, v: v.line is not None and len(v.line) >= 6 and v.my_turn
     )
@@ -114,6 +134,20 @@ def test_screens(
     page.wait_for_selector("[data-action=play-computer]")
     page.wait_for_selector(".rank-table :is(table, p)")
     check(page, lang, "home", axe)
+    page.click("[data-action=learn]")
+    page.wait_for_selector(".lesson-item")
+    check(page, lang, "learn", axe)
+    lesson = path("haitian")[0]
+    page.goto(f"{server}/learn/{lesson.id}")
+    page.wait_for_selector("[data-tile]")
+    check(page, lang, "lesson", axe)
+    wrong = wrong_try(lesson, 0, position(lesson, 0))
+    assert wrong is not None
+    tap(page, wrong)
+    page.wait_for_selector(".feedback.wrong")
+    check(page, lang, "lesson-wrong", axe)
+    page.goto(server + "/")
+    page.wait_for_selector("[data-action=play-computer]")
     page.select_option("#variant", "haitian")
     page.click("[data-action=open-table]")
     page.wait_for_selector(".big-code")
@@ -123,11 +157,21 @@ def test_screens(
     check(page, lang, "not-found", axe)
 
     for name, (table, view) in table_states.items():
+        if name == "review-move":
+            continue
         other = new_page(viewport=size, locale=locale, reduced_motion="reduce", ctx=page.context)
-        fake_table(other, server, table, view, lang=lang)
+        fake_table(other, server, table, view, lang=lang, review=review(table_states))
         other.wait_for_selector(".table-screen")
         other.wait_for_selector("[data-tile], .results")
         check(other, lang, name, axe)
+        if name == "end-of-hand":
+            # The expert's review (the stand-in server answers with two moves of a hand).
+            other.click("[data-action=review]")
+            other.wait_for_selector("dialog.review[open] .review-board svg")
+            check(other, lang, "review", axe)
+            other.click("[data-action=review-next]")
+            other.wait_for_selector("dialog.review .review-board svg")
+            check(other, lang, "review-2", axe)
         if name != "table-haitian":
             other.close()
             continue

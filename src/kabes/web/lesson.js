@@ -15,7 +15,7 @@
 import { api, ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { refusalText } from "./explain.js";
-import { errorText, lang, onLangChange, t, tileName } from "./i18n.js";
+import { errorText, lang, onLangChange, t } from "./i18n.js";
 import { langPicker } from "./langpick.js";
 import { seatName, variantName } from "./names.js";
 import { PlayArea } from "./playarea.js";
@@ -45,7 +45,7 @@ function lessonTable(lesson, seat) {
 }
 
 /** What the table did after the learner's move (afterMine: the events start with it, left
- * out), in sentences ("Player 2 played six-three."). */
+ * out), in sentences ("Player 2 played 12-9."). */
 function thenLines(events, seat, table, afterMine = true) {
   const lines = [];
   let mine = afterMine;
@@ -56,7 +56,8 @@ function thenLines(events, seat, table, afterMine = true) {
     }
     const who = e.seat === seat ? "you" : "then";
     const name = e.seat === undefined ? "" : seatName(table, e.seat, seat);
-    if (e.kind === "played") lines.push(t(`lesson.${who}_played`, { name, tile: tileName(e.tile) }));
+    // The tile as the table wrote the move ("12-9"), as the lessons' words write tiles.
+    if (e.kind === "played") lines.push(t(`lesson.${who}_played`, { name, tile: (e.move || e.tile).split("@")[0] }));
     else if (e.kind === "passed") lines.push(t(`lesson.${who}_passed`, { name }));
     else if (e.kind === "drew" || (e.kind === "drew_count" && e.seat !== seat)) lines.push(t(`lesson.${who}_drew`, { name, n: e.count ?? e.tiles?.length ?? 0 }));
   }
