@@ -226,3 +226,60 @@ def test_an_unknown_lesson_says_so_in_the_players_language(
     page.click("[data-action=back-to-path]")
     page.wait_for_url("**/learn")
     assert [e for e in js_errors if "404" not in e] == []
+
+
+def drag(page: Any, tile: str, target: str) -> None:
+    """Drag the hand's `tile` onto the element `target` (lit once the drag starts)."""
+    box = page.locator(f'[data-tile="{tile}"]').bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y - 30, steps=4)
+    where = page.locator(target).first.bounding_box()
+    page.mouse.move(where["x"] + where["width"] / 2, where["y"] + where["height"] / 2, steps=6)
+    page.mouse.up()
+
+
+def test_a_lesson_takes_drags_and_the_keyboard_as_a_game_does(
+    server: str, new_page: Any, js_errors: list[str]
+) -> None:
+    lesson = path("haitian")[0]
+    first, second = (position(lesson, i) for i in (0, 1))
+    wrong = wrong_try(lesson, 0, first)
+    right = as_tap(first, lesson.steps[0].task.accept[0])
+    assert wrong is not None and right.place is not None, "the first step: a tile for two ends"
+    page = new_page(viewport=SMALL_PHONE, locale="en-US")
+    page.goto(server + "/")
+    page.fill("#name", "Sam")
+    page.click("[data-action=save-name]")
+    page.wait_for_selector("[data-action=learn]")
+    page.goto(f"{server}/learn/{lesson.id}")
+    page.wait_for_selector("[data-tile]")
+    # A tile that fits nowhere, dropped on the table: the rules say why, and it goes back.
+    drag(page, wrong.tile, ".board")
+    page.wait_for_selector(".feedback.wrong")
+    assert page.locator(f'[data-tile="{wrong.tile}"]').count() == 1
+    drag(page, right.tile, f'[data-place="{right.place}"]')
+    page.wait_for_selector(".feedback.right")
+    page.click("[data-action=next-step]")
+    wait_text(page, "#step-text", lesson.steps[1].text["en"])
+    # The next step from the keyboard: to the hand, arrows to the tile, Enter (and Enter on a
+    # lit end if it fits two).
+    move = as_tap(second, lesson.steps[1].task.accept[0])
+    for _ in range(20):
+        if page.evaluate("!!document.activeElement.dataset?.tile"):
+            break
+        page.keyboard.press("Tab")
+    for _ in range(len(page.locator("[data-tile]").all())):
+        if page.evaluate("document.activeElement.dataset.tile") == move.tile:
+            break
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.tile") == move.tile
+    page.keyboard.press("Enter")
+    if move.place is not None:
+        page.wait_for_selector(f'[data-place="{move.place}"]')
+        while page.evaluate("document.activeElement.dataset.place") != move.place:
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+    page.wait_for_selector(".feedback.right")
+    assert not js_errors

@@ -141,9 +141,10 @@ function gameForm(card, list, nav, say) {
 
 function learnCard(nav) {
   return h("section", { class: "card learn-card", "aria-labelledby": "learn-card-title" },
-    h("h2", { id: "learn-card-title" }, t("home.learn")),
-    h("p", { class: "hint-text" }, t("home.learn_text")),
-    h("a", { class: "button primary big", href: "/learn", "data-action": "learn", onclick: (e) => { e.preventDefault(); nav.go("/learn"); } }, t("action.learn")));
+    h("div", {},
+      h("h2", { id: "learn-card-title" }, t("home.learn")),
+      h("p", { class: "hint-text" }, t("home.learn_text"))),
+    h("a", { class: "button", href: "/learn", "data-action": "learn", onclick: (e) => { e.preventDefault(); nav.go("/learn"); } }, t("action.learn")));
 }
 
 function joinCard(nav) {
