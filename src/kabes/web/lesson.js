@@ -189,7 +189,7 @@ class LessonPlayer {
     this.focusText = false;
     this.stepText = h("p", { class: "step-text", id: "step-text", tabindex: "-1" }, step.text);
     this.topEl = h("div", { class: "lesson-top" });
-    this.board = h("div", { class: `board felt lesson-board${this.view.variant === "mexican-train" ? " mt" : ""}`, role: "region", "aria-label": t("board.label") });
+    this.board = h("div", { class: `board felt lesson-board${this.view.variant === "mexican-train" ? " mt" : ""}`, role: "region", "aria-label": t("board.label"), tabindex: "0" });
     this.sayEl = h("p", { class: "status lesson-say" });
     this.handEl = h("div", { class: "hand", role: "toolbar", "aria-label": t("hand.label") });
     this.feedback = h("div", { class: "feedback", role: "status", "aria-live": "polite" });

@@ -87,7 +87,7 @@ export class ReviewDialog {
     const m = s.moves[this.index];
     const view = m.view;
     const names = (seat) => this.names(seat);
-    const board = h("div", { class: `board felt review-board${view.variant === "mexican-train" ? " mt" : ""}`, role: "region", "aria-label": t("board.label") });
+    const board = h("div", { class: `board felt review-board${view.variant === "mexican-train" ? " mt" : ""}`, role: "region", "aria-label": t("board.label"), tabindex: "0" });
     const played = tileKey(m.played.split("@")[0]);
     const better = tileKey(m.better.split("@")[0]);
     const hand = h("ul", { class: "review-hand", "aria-label": t("hand.label") }, (view.hand || []).map((tile) => {
