@@ -98,6 +98,7 @@ class LessonPlayer {
     this.closed = true;
     this.offLang();
     this.resize?.disconnect();
+    clearTimeout(this.flashTimer);
   }
 
   /** The lesson in the page's language; false (and a problem shown) if it cannot be had. */
