@@ -75,6 +75,9 @@ class Settings:
     hint_budget: float = 0.5
     review_budget: float = REVIEW_BUDGET
     """Seconds the expert searches each position of a ``review`` (kabes.review)."""
+    review_searches: int = 1
+    """Review searches a process runs at once, every table together: ``kabes serve`` makes
+    it its worker processes less REVIEW_WORKERS_KEPT_FREE (at least one)."""
 
 
 @dataclass(slots=True)
@@ -1018,7 +1021,7 @@ class Table:
         answer to the table's inbox. Runs beside the actor, never on its task."""
         loop = asyncio.get_running_loop()
         budget = self.settings.review_budget
-        slots = _review_slots(loop, self.executor)
+        slots = _review_slots(loop, self.settings.review_searches)
 
         async def search(decision: Decision, own: int) -> dict[str, Any] | None:
             async with slots:
@@ -1140,15 +1143,11 @@ _SLOTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] 
 )
 
 
-def _review_slots(loop: asyncio.AbstractEventLoop, executor: Executor | None) -> asyncio.Semaphore:
-    """The review searches this event loop's tables may run at once, all together: every
-    worker of the pool but REVIEW_WORKERS_KEPT_FREE, and at least one."""
+def _review_slots(loop: asyncio.AbstractEventLoop, searches: int) -> asyncio.Semaphore:
+    """The review searches this event loop's tables may run at once, all together."""
     slots = _SLOTS.get(loop)
     if slots is None:
-        # The standard pools keep their size in ``_max_workers``; the loop's default pool
-        # (no executor given) has at least two threads.
-        workers = int(getattr(executor, "_max_workers", 2))
-        slots = asyncio.Semaphore(max(1, workers - REVIEW_WORKERS_KEPT_FREE))
+        slots = asyncio.Semaphore(max(1, searches))
         _SLOTS[loop] = slots
     return slots
 
