@@ -200,9 +200,8 @@ def test_the_paths_offer_each_variants_first_lesson_before_any_is_finished() -> 
     for variant in VARIANTS:
         taught = path(variant)
         if taught:
-            line = next(li for li in output.splitlines() if f"({taught[0].id})" in li)
-            assert line.strip().startswith("→ 1.")
-            assert taught[0].title["fr"] in line
+            flat = " ".join(output.split())  # a long title wraps in a narrow terminal
+            assert f"→ 1. ({taught[0].id}) {taught[0].title['fr']}" in flat
             assert f"next: kabes learn {variant}" in output
 
 

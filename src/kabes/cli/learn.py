@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
 from kabes.boards import board_of
@@ -187,11 +188,18 @@ def show_paths(console: Console, finished: Collection[str], lang: str, player: s
             console.print("  no lessons yet", style="dim")
             continue
         upcoming = next_lesson(variant, finished)
+        listing = Table.grid(padding=(0, 1))
+        listing.add_column(no_wrap=True)
+        listing.add_column()
         for lesson in taught:
             mark = "✓" if lesson.id in finished else "→" if lesson is upcoming else " "
-            console.print(Text(f"  {mark} {lesson.order}. ") + Text(lesson.title[lang])
-                          + Text(f"  ({lesson.id})", style="dim"))
-            console.print(Text(f"      {lesson.summary[lang]}", style="dim"))
+            listing.add_row(
+                f"  {mark} {lesson.order}.",
+                Text.assemble(f"({lesson.id}) ",
+                              (lesson.title[lang], "bold" if mark == "→" else ""),
+                              "\n", (lesson.summary[lang], "dim")),
+            )
+        console.print(listing)
         if upcoming is None:
             console.print("  every lesson finished", style="green")
         else:

@@ -6,6 +6,7 @@ import contextlib
 import gc
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import uvicorn
@@ -14,7 +15,7 @@ from kabes.server.app import create_app
 from kabes.server.computers import warm_up, worker_pool
 from kabes.server.logs import configure
 from kabes.server.store import database_url
-from kabes.server.table import Settings
+from kabes.server.table import REVIEW_WORKERS_KEPT_FREE, Settings
 
 PING_SECONDS = 10.0
 """WebSocket pings: a phone that drops off the network is noticed within seconds."""
@@ -45,6 +46,7 @@ def serve(
     size = workers or os.cpu_count() or 1
     pool = worker_pool(size)
     warm_up(pool, size)
+    settings = replace(settings, review_searches=max(1, size - REVIEW_WORKERS_KEPT_FREE))
     app = create_app(url, settings, executor=pool)
     config = uvicorn.Config(
         app,

@@ -14,9 +14,12 @@ import sys
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from random import Random
+from typing import Any
 
+from kabes import review
 from kabes.ai import make_player
 from kabes.ai.expert import Expert
+from kabes.server import wire
 from kabes.views import View
 
 PR_SET_PDEATHSIG = 1
@@ -33,6 +36,21 @@ def advise(view: View, seed: int, budget: float) -> tuple[str, str]:
     """The expert's move for ``view`` and its reason: the answer to a ``hint``."""
     hint = Expert(Random(seed), budget).hint(view)
     return str(hint.move), hint.reason
+
+
+def review_positions(record: dict[str, Any], seat: int, hand: int) -> list[review.Decision]:
+    """The seat's choices in hand ``hand`` of the match ``record``: the positions a
+    ``review`` searches (kabes.review.decisions)."""
+    return review.decisions(record, seat, hand)
+
+
+def second_opinion(
+    decision: review.Decision, seed: int, budget: float
+) -> dict[str, Any] | None:
+    """One position of a ``review``: the expert's other move there, as the answer lists it,
+    or None when it would have played the same."""
+    alternative = review.reconsider(decision, seed, budget)
+    return None if alternative is None else wire.alternative_json(alternative)
 
 
 def warm() -> int:

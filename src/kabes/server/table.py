@@ -18,6 +18,7 @@ import logging
 import os
 import random
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
@@ -30,6 +31,7 @@ from kabes.events import Event, HandEnded, LeadDrawn
 from kabes.match import Match
 from kabes.moves import TIMEOUT, Timeout, parse_move
 from kabes.records import to_record
+from kabes.review import REVIEW_BUDGET, Decision, seeds
 from kabes.rules import get_rules
 from kabes.server import computers, wire
 from kabes.server.clock import Clock, Timer
@@ -45,6 +47,11 @@ ANSWERS_KEPT = 512
 """Answers remembered per seat for retried action ids."""
 STORE_RETRY_SECONDS = 1.0
 """After the store failed, how long a table waits before its clocks try to write again."""
+REVIEW_WORKERS_KEPT_FREE = 1
+"""Workers that reviews leave to the computer seats: every table's reviews together search
+at most (workers - 1) positions at once (at least one), so that a computer seat's move does
+not wait for a worker behind a review. A review of n positions takes about n / (workers - 1)
+times the review budget."""
 
 
 class Status(StrEnum):
@@ -66,6 +73,11 @@ class Settings:
     computer_delay: float = 1.0
     expert_budget: float = 1.0
     hint_budget: float = 0.5
+    review_budget: float = REVIEW_BUDGET
+    """Seconds the expert searches each position of a ``review`` (kabes.review)."""
+    review_searches: int = 1
+    """Review searches a process runs at once, every table together: ``kabes serve`` makes
+    it its worker processes less REVIEW_WORKERS_KEPT_FREE (at least one)."""
 
 
 @dataclass(slots=True)
@@ -209,6 +221,16 @@ class Advice:
 
 
 @dataclass(slots=True)
+class Reviewed:
+    """A review computed for ``seat``'s hand ``hand``: the answer's moves (None if it
+    failed)."""
+
+    seat: int
+    hand: int
+    moves: list[dict[str, Any]] | None
+
+
+@dataclass(slots=True)
 class Call:
     """Run a function on the table's task (tests, the hub)."""
 
@@ -216,7 +238,7 @@ class Call:
     reply: asyncio.Future[Any]
 
 
-InboxItem = ClientAction | Attach | Detach | Join | Tick | Thought | Advice | Call
+InboxItem = ClientAction | Attach | Detach | Join | Tick | Thought | Advice | Reviewed | Call
 
 
 class Table:
@@ -259,6 +281,12 @@ class Table:
         self._timer: Timer | None = None
         self._thinking = -1
         self._advising: set[tuple[int, str]] = set()
+        self._reviewing: dict[tuple[int, int], dict[str, list[Connection]]] = {}
+        """Reviews being computed, by (seat, hand): the sockets waiting, by action id."""
+        self._reviews: dict[int, tuple[int, list[dict[str, Any]]]] = {}
+        """Each seat's last review: the hand and the answer's moves (asked again, not
+        computed again)."""
+        self._review_tasks: set[asyncio.Task[None]] = set()
         self.closed = False
         self._stale = False
         """A write failed and the store could not be read back: this state may hold a change
@@ -518,6 +546,8 @@ class Table:
         self.closed = True
         if self._timer is not None:
             self._timer.cancel()
+        for reviewing in list(self._review_tasks):
+            reviewing.cancel()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -552,7 +582,7 @@ class Table:
             self._reschedule()
 
     async def _handle(self, item: InboxItem) -> None:
-        if self._stale and not isinstance(item, Attach | Detach):
+        if self._stale and not isinstance(item, Attach | Detach | Reviewed):
             try:
                 await self._reload()
             except TableError as err:
@@ -589,6 +619,8 @@ class Table:
             }
             self._remember(item.conn.seat, item.action_id, answer)
             item.conn.send(wire.encode(answer))
+        elif isinstance(item, Reviewed):
+            self._on_reviewed(item)
         elif isinstance(item, Call) and not item.reply.done():
             item.reply.set_result(item.fn())
 
@@ -828,6 +860,9 @@ class Table:
         if isinstance(action, wire.HintAction):
             self._hint(conn, action.id)
             return
+        if isinstance(action, wire.ReviewAction):
+            self._review(conn, action.id)
+            return
         if isinstance(action, wire.PlayAgainAction):
             await self._play_again(conn, action.id)
             return
@@ -911,10 +946,15 @@ class Table:
         ]
         return min(stay)[1] if stay else None
 
+    def _against_computers(self, seat: int) -> bool:
+        """Whether every seat but ``seat`` is a computer's (hints and reviews are for such
+        tables only)."""
+        others = [s for n, s in enumerate(self.seats) if n != seat]
+        return all(s is not None and not s.person for s in others)
+
     def _hint(self, conn: Connection, action_id: str) -> None:
         seat = conn.seat
-        others = [s for n, s in enumerate(self.seats) if n != seat]
-        if not all(s is not None and not s.person for s in others):
+        if not self._against_computers(seat):
             raise TableError("no_hints", "hints are given only at a table against the computer")
         if self.turn != seat or self.match is None:
             raise TableError("not_your_turn", "a hint is given on your turn")
@@ -938,6 +978,97 @@ class Table:
             self.inbox.put_nowait(Advice(conn, action_id, move, reason))
 
         future.add_done_callback(done)
+
+    def _review(self, conn: Connection, action_id: str) -> None:
+        """Answer a ``review`` of the hand just ended: at once if this seat's review of it
+        is done, else when the workers have searched it. The table only hands out the
+        match's record; the search runs in :meth:`_compute_review`, outside the actor."""
+        seat = conn.seat
+        if not self._against_computers(seat):
+            raise TableError("no_hints", "reviews are given only at a table against the computer")
+        match = self.match
+        if (
+            self.status not in (Status.BETWEEN_HANDS, Status.OVER)
+            or match is None
+            or not match.log
+            or match.log[-1].result is None
+        ):
+            raise TableError("not_now", "a hand is reviewed once it is over")
+        hand = len(match.log)
+        done = self._reviews.get(seat)
+        if done is not None and done[0] == hand:
+            self._answer_review(seat, hand, action_id, [conn], done[1])
+            return
+        waiting = self._reviewing.get((seat, hand))
+        if waiting is not None:  # being computed: this asker gets the same answer
+            conns = waiting.setdefault(action_id, [])
+            if conn not in conns:
+                conns.append(conn)
+            return
+        self._reviewing[(seat, hand)] = {action_id: [conn]}
+        record = to_record(match)
+        seed = self.rng.getrandbits(64)
+        task = asyncio.get_running_loop().create_task(
+            self._compute_review(seat, hand, record, seed), name=f"review {self.code}"
+        )
+        self._review_tasks.add(task)
+        task.add_done_callback(self._review_tasks.discard)
+
+    async def _compute_review(
+        self, seat: int, hand: int, record: dict[str, Any], seed: int
+    ) -> None:
+        """Search a review's positions in the workers, a few at a time, and post the
+        answer to the table's inbox. Runs beside the actor, never on its task."""
+        loop = asyncio.get_running_loop()
+        budget = self.settings.review_budget
+        slots = _review_slots(loop, self.settings.review_searches)
+
+        async def search(decision: Decision, own: int) -> dict[str, Any] | None:
+            async with slots:
+                return await loop.run_in_executor(
+                    self.executor, computers.second_opinion, decision, own, budget
+                )
+
+        moves: list[dict[str, Any]] | None
+        try:
+            found = await loop.run_in_executor(
+                self.executor, computers.review_positions, record, seat, hand
+            )
+            answers = await asyncio.gather(
+                *(search(d, own) for d, own in zip(found, seeds(seed, len(found)), strict=True))
+            )
+            moves = [a for a in answers if a is not None]
+        except Exception:
+            log.exception("table %s: review of hand %d for seat %d failed", self.code, hand, seat)
+            moves = None
+        self.inbox.put_nowait(Reviewed(seat, hand, moves))
+
+    def _on_reviewed(self, item: Reviewed) -> None:
+        """A review came back: answer every id waiting for it, and keep it."""
+        waiting = self._reviewing.pop((item.seat, item.hand), {})
+        if item.moves is None:
+            for action_id, conns in waiting.items():
+                data = wire.encode(wire.error(action_id, "unavailable", "no review now; try again"))
+                for conn in conns:
+                    conn.send(data)
+            return
+        self._reviews[item.seat] = (item.hand, item.moves)
+        for action_id, conns in waiting.items():
+            self._answer_review(item.seat, item.hand, action_id, conns, item.moves)
+
+    def _answer_review(
+        self,
+        seat: int,
+        hand: int,
+        action_id: str,
+        conns: list[Connection],
+        moves: list[dict[str, Any]],
+    ) -> None:
+        answer = {"type": "review", "id": action_id, "hand": hand, "moves": moves}
+        self._remember(seat, action_id, answer)
+        data = wire.encode(answer)
+        for conn in conns:
+            conn.send(data)
 
     def _new_deal(self) -> dict[str, Any]:
         """Shuffle and deal the next hand (drawing for the lead first where the rules say)."""
@@ -1005,6 +1136,20 @@ class Table:
             self.inbox.put_nowait(Thought(turn_id, move))
 
         future.add_done_callback(done)
+
+
+_SLOTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _review_slots(loop: asyncio.AbstractEventLoop, searches: int) -> asyncio.Semaphore:
+    """The review searches this event loop's tables may run at once, all together."""
+    slots = _SLOTS.get(loop)
+    if slots is None:
+        slots = asyncio.Semaphore(max(1, searches))
+        _SLOTS[loop] = slots
+    return slots
 
 
 def _ack(action_id: str, seq: int) -> dict[str, Any]:

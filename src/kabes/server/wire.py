@@ -18,6 +18,7 @@ from kabes.explain import explanation_json
 from kabes.moves import Play
 from kabes.options import Options
 from kabes.results import HandResult, MatchResult
+from kabes.review import Alternative
 from kabes.tiles import MAX_PIPS, Tile
 from kabes.views import View
 
@@ -67,6 +68,14 @@ class HintAction(msgspec.Struct, tag="hint", tag_field="type"):
     id: ActionId
 
 
+class ReviewAction(msgspec.Struct, tag="review", tag_field="type"):
+    """Between hands or after the match, at a table against the computer only: the moves of
+    the hand just ended where the expert would have played otherwise (an addition to
+    PROTOCOL.md)."""
+
+    id: ActionId
+
+
 class SyncAction(msgspec.Struct, tag="sync", tag_field="type"):
     """Send me a fresh update."""
 
@@ -88,8 +97,8 @@ class PlayAgainAction(msgspec.Struct, tag="play_again", tag_field="type"):
 
 
 Action = (
-    PlayAction | StartAction | NextHandAction | FinishAction | HintAction | SyncAction
-    | LeaveAction | PlayAgainAction
+    PlayAction | StartAction | NextHandAction | FinishAction | HintAction | ReviewAction
+    | SyncAction | LeaveAction | PlayAgainAction
 )
 ClientMessage = Hello | Action
 
@@ -300,6 +309,19 @@ def view_json(
         "pause": pause,
         "last_hand": last_hand,
         "result": None if view.match_result is None else match_result(view.match_result),
+    }
+
+
+def alternative_json(alternative: Alternative) -> dict[str, Any]:
+    """One move of a ``review`` answer: where it was played (its index in the hand's moves),
+    the move played, the expert's, its reason, and the seat's VIEW just before the move, as
+    an ``update`` shows it (no clock, no pause)."""
+    return {
+        "index": alternative.index,
+        "played": move_text(alternative.played),
+        "better": move_text(alternative.better),
+        "reason": alternative.reason,
+        "view": view_json(alternative.view, None, None),
     }
 
 
