@@ -92,9 +92,10 @@ export class ReviewDialog {
     const better = tileKey(m.better.split("@")[0]);
     const hand = h("ul", { class: "review-hand", "aria-label": t("hand.label") }, (view.hand || []).map((tile) => {
       const key = tileKey(tile);
-      const mark = key === played ? "played" : key === better ? "better" : "";
-      const label = [tileName(key), mark ? t(`review.${mark}_mark`) : null].filter(Boolean).join(", ");
-      return h("li", { class: `review-tile${mark ? ` ${mark}` : ""}`, "aria-label": label }, tileSvg(key, { colored: view.variant === "mexican-train" }));
+      // The same tile may be both: played on one end where the expert would use the other.
+      const marks = [key === played ? "played" : null, key === better ? "better" : null].filter(Boolean);
+      const label = [tileName(key), ...marks.map((m) => t(`review.${m}_mark`))].join(", ");
+      return h("li", { class: ["review-tile", ...marks].join(" "), "aria-label": label }, tileSvg(key, { colored: view.variant === "mexican-train" }));
     }));
     const prev = h("button", { type: "button", "data-action": "review-prev", disabled: this.index === 0, onclick: () => this.go(-1) }, t("review.previous"));
     const next = h("button", { type: "button", class: "primary", "data-action": "review-next", disabled: this.index === s.moves.length - 1, onclick: () => this.go(1) }, t("review.next"));
