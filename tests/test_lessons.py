@@ -310,3 +310,9 @@ def test_a_try_leaving_out_the_end_gets_the_words_listed_for_that_place() -> Non
     assert problems(lesson) == []
     assert try_move(lesson, 1, "4-2").text == lesson.steps[1].task.wrong[0].text
     assert try_move(lesson, 1, "2-4@R").text == lesson.steps[1].task.wrong[0].text
+
+
+def test_a_read_step_with_words_for_after_but_no_table_moves_is_caught() -> None:
+    data = example_data()
+    data["steps"][2]["task"]["done"] = _all("and so on")
+    assert any("a read step's 'done'" in p for p in checked(data))

@@ -44,6 +44,9 @@ def problems(lesson: Lesson) -> list[str]:
         nxt = lesson.steps[index + 1] if index + 1 < len(lesson.steps) else None
         if nxt is not None and nxt.hand is None and len(step.task.accept) > 1:
             out.append(f"{where}: the next step goes on from this one, so accept one move")
+        if step.task.kind == "read" and step.task.done is not None and not step.task.then:
+            out.append(f"{where}: a read step's 'done' is said when the table plays its "
+                       "'then' moves; with none, put those words in 'text'")
         if step.task.kind == "play":
             out += _play_problems(lesson, index, match, where)
         else:
