@@ -8,9 +8,10 @@ when the test says ``server.advance(45)``.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
-from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -174,12 +175,15 @@ def auth(token: str) -> dict[str, str]:
 
 @asynccontextmanager
 async def running(
-    db_url: str, settings: Settings | None = None, clock: FakeClock | None = None
+    db_url: str, settings: Settings | None = None, clock: FakeClock | None = None,
+    executor: Executor | None = None,
 ) -> AsyncIterator[Server]:
-    """The app on ``db_url``, started and stopped around the block."""
+    """The app on ``db_url``, started and stopped around the block; computer seats think in
+    ``executor`` (the caller's, left running) or else in two threads."""
     clock = clock or FakeClock()
     settings = settings or Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.02)
-    with ThreadPoolExecutor(2) as pool:
+    with ThreadPoolExecutor(2) as threads:
+        pool = executor or threads
         app = create_app(db_url, settings, clock=clock, executor=pool, heartbeat=False)
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
@@ -198,3 +202,29 @@ async def running(
 def sqlite_url(folder: Path) -> str:
     """A fresh SQLite store in ``folder``."""
     return f"sqlite+aiosqlite:///{folder / 'kabes.sqlite3'}"
+
+
+_fresh_ids = itertools.count()
+
+
+async def fresh(
+    sock: Socket,
+    send: Callable[[Socket, dict[str, Any]], Awaitable[None]] | None = None,
+) -> dict[str, Any]:
+    """A fresh update for the socket's seat (by ``sync``); ``send``: how to send it, for a
+    test that paces its messages."""
+    action_id = f"sync{next(_fresh_ids)}"
+    message = {"type": "sync", "id": action_id}
+    if send is None:
+        sock.send(message)
+    else:
+        await send(sock, message)
+    last: dict[str, Any] | None = None
+    while True:
+        reply = await sock.recv()
+        if reply["type"] == "update":
+            last = reply
+        elif reply["type"] == "ack" and reply["id"] == action_id:
+            assert last is not None, "sync was acknowledged without an update"
+            assert last["seq"] == reply["seq"]
+            return last

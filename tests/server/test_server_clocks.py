@@ -11,7 +11,7 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-from harness import Server, Socket, running, sqlite_url
+from harness import Server, Socket, fresh, running, sqlite_url
 
 from kabes.records import replay
 from kabes.server import wire
@@ -32,20 +32,6 @@ async def act(sock: Socket, kind: str, **fields: Any) -> dict[str, Any]:
         message = await sock.recv()
         if message["type"] in ("ack", "error") and message.get("id") == action_id:
             return message
-
-
-async def fresh(sock: Socket) -> dict[str, Any]:
-    """A fresh update for the socket's seat (by ``sync``)."""
-    action_id = f"c{next(_ids)}"
-    sock.send({"type": "sync", "id": action_id})
-    last: dict[str, Any] | None = None
-    while True:
-        message = await sock.recv()
-        if message["type"] == "update":
-            last = message
-        elif message["type"] == "ack" and message["id"] == action_id:
-            assert last is not None
-            return last
 
 
 async def at_seq(sock: Socket, seq: int) -> dict[str, Any]:

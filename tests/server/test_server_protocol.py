@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
-from harness import Server, Socket, auth, running, sqlite_url
+from harness import Server, Socket, auth, fresh, running, sqlite_url
 
 from kabes.errors import KabesError
 from kabes.match import Match
@@ -65,21 +65,6 @@ async def act(
     action_id = action_id or new_id()
     sock.send({"type": kind, "id": action_id, **fields})
     return await answer(sock, action_id)
-
-
-async def fresh(sock: Socket) -> dict[str, Any]:
-    """A fresh update for the socket's seat (by ``sync``)."""
-    action_id = new_id()
-    sock.send({"type": "sync", "id": action_id})
-    last: dict[str, Any] | None = None
-    while True:
-        message = await sock.recv()
-        if message["type"] == "update":
-            last = message
-        elif message["type"] == "ack" and message["id"] == action_id:
-            assert last is not None, "sync was acknowledged without an update"
-            assert last["seq"] == message["seq"]
-            return last
 
 
 def same_state(before: dict[str, Any], after: dict[str, Any]) -> None:

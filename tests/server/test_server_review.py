@@ -17,15 +17,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
-from harness import Server, Socket, running, settle, sqlite_url
+from harness import Server, Socket, fresh, running, sqlite_url
 
 from kabes.match import Match
 from kabes.records import replay, to_record
 from kabes.review import decisions
 from kabes.server import computers, wire
-from kabes.server.app import create_app
-from kabes.server.clock import FakeClock
 from kabes.server.table import Settings, Table
 from kabes.views import view
 
@@ -74,23 +71,9 @@ async def act(
     return await answer(sock, action_id)
 
 
-async def fresh(sock: Socket) -> dict[str, Any]:
-    """A fresh update for the socket's seat (by ``sync``)."""
-    action_id = new_id()
-    await send(sock, {"type": "sync", "id": action_id})
-    last: dict[str, Any] | None = None
-    while True:
-        message = await sock.recv()
-        if message["type"] == "update":
-            last = message
-        elif message["type"] == "ack" and message["id"] == action_id:
-            assert last is not None
-            return last
-
-
 async def until_view(sock: Socket, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     """The first update, from now on, for which ``done(update)`` holds."""
-    update = await fresh(sock)
+    update = await fresh(sock, send)
     while not done(update):
         update = await sock.until("update")
     return update
@@ -141,7 +124,7 @@ async def play_hand(sock: Socket) -> dict[int, dict[str, Any]]:
     """Play the hand in progress for the socket's seat, lightest legal tile first, until it
     ends; the view the seat was sent before each of its moves, by the move's index."""
     seen: dict[int, dict[str, Any]] = {}
-    update = await my_turn(sock, await fresh(sock))
+    update = await my_turn(sock, await fresh(sock, send))
     while update["table"]["status"] == "playing":
         seen[len(update["view"]["played"])] = update["view"]
         update = await my_turn(sock, await play_lightest(sock, update))
@@ -205,7 +188,7 @@ async def test_a_review_lists_moves_the_seat_played_with_the_experts_and_its_vie
             listed += len(reply["moves"])
             if listed:
                 break
-            update = await fresh(sock)
+            update = await fresh(sock, send)
             if update["table"]["status"] == "over":
                 break
             assert (await act(sock, "next_hand"))["type"] == "ack"
@@ -222,7 +205,7 @@ async def test_a_review_after_the_match_is_of_its_last_hand(tmp_path: Path) -> N
         assert (await act(sock, "start"))["type"] == "ack"
         while True:
             await play_hand(sock)
-            update = await fresh(sock)
+            update = await fresh(sock, send)
             if update["table"]["status"] == "over":
                 break
             assert (await act(sock, "next_hand"))["type"] == "ack"
@@ -249,10 +232,10 @@ async def test_a_review_at_a_table_with_another_person_is_no_hints(server: Serve
         assert (await act(socks[turn], "play", move=legal[0]))["type"] == "ack"
     assert update["table"]["status"] in ("between_hands", "over")
     for sock in socks:
-        before = await fresh(sock)
+        before = await fresh(sock, send)
         refused = await act(sock, "review")
         assert refused["type"] == "error" and refused["code"] == "no_hints", refused
-        assert (await fresh(sock))["seq"] == before["seq"]
+        assert (await fresh(sock, send))["seq"] == before["seq"]
 
 
 async def test_a_review_during_a_hand_or_before_it_is_not_now(tmp_path: Path) -> None:
@@ -267,7 +250,7 @@ async def test_a_review_during_a_hand_or_before_it_is_not_now(tmp_path: Path) ->
         before = await until_view(sock, lambda u: u["view"]["turn"] == 0)
         refused = await act(sock, "review")
         assert refused["type"] == "error" and refused["code"] == "not_now", refused
-        after = await fresh(sock)
+        after = await fresh(sock, send)
         assert after["seq"] == before["seq"] and after["view"] == before["view"]
 
 
@@ -301,23 +284,11 @@ async def test_a_repeated_review_id_is_answered_once_and_then_from_memory(
 async def with_workers(db_url: str, settings: Settings) -> AsyncIterator[Server]:
     """The app with two real worker processes (the harness uses threads), so that whether a
     search holds the event loop can be measured."""
-    clock = FakeClock()
     pool = computers.worker_pool(2)
     try:
         computers.warm_up(pool, 2)
-        app = create_app(db_url, settings, clock=clock, executor=pool, heartbeat=False)
-        async with app.router.lifespan_context(app):
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-                server = Server(app, clock, http)
-                try:
-                    yield server
-                finally:
-                    for sock in server.sockets:
-                        sock.disconnect()
-                    await settle()
-                    for sock in server.sockets:
-                        sock.task.cancel()
+        async with running(db_url, settings, executor=pool) as server:
+            yield server
     finally:
         pool.shutdown(cancel_futures=True)
 
@@ -343,14 +314,14 @@ async def test_other_tables_move_on_while_a_review_is_searched(tmp_path: Path) -
         await send(reviewer, {"type": "review", "id": "slow"})
         asked = time.perf_counter()
         waits: list[float] = []
-        update = await my_turn(other, await fresh(other))
+        update = await my_turn(other, await fresh(other, send))
         while time.perf_counter() - asked < budget * 0.8 and update["view"]["legal"]:
             started = time.perf_counter()
             # the move acknowledged, and the computer's answer made by a worker
             update = await my_turn(other, await play_lightest(other, update))
             waits.append(time.perf_counter() - started)
         started = time.perf_counter()
-        synced = await fresh(reviewer)  # the reviewing table serves its seat meanwhile
+        synced = await fresh(reviewer, send)  # the reviewing table serves its seat meanwhile
         sync_wait = time.perf_counter() - started
         assert not [m for m in reviewer.log if m.get("id") == "slow"], "the review was too quick"
         review = await answer(reviewer, "slow", timeout=searched * budget + 30)
