@@ -81,6 +81,8 @@ class Entry:
     """The seat whose action made it, if any."""
     action: str | None = None
     """That action's id, so a retried id is answered, not applied again."""
+    epoch: int = 0
+    """The epoch of the owner that wrote it (the store refuses one older than the table's)."""
 
 
 class Connection(Protocol):
@@ -101,8 +103,14 @@ class Store(Protocol):
     """What a table needs of the store."""
 
     async def append(self, code: str, entry: Entry, effects: list[Effect]) -> None:
-        """Commit ``entry`` and its effects durably; raise if that cannot be done."""
+        """Commit ``entry`` and its effects durably; raise if that cannot be done (the
+        store's ``Fenced`` if the table has a newer owner)."""
         ...
+
+
+class Lost(Exception):
+    """Raised by a table's store when the table has a newer owner: whoever holds this table
+    in memory holds it no longer (the store's ``Fenced`` is one)."""
 
 
 class TableError(Exception):
@@ -170,6 +178,15 @@ class Attach:
 
 
 @dataclass(slots=True)
+class Greet:
+    """A socket said hello for ``player``, whose seat the table finds (a socket relayed from
+    another process: see kabes.server.relay)."""
+
+    conn: Connection
+    player: int
+
+
+@dataclass(slots=True)
 class Detach:
     """A socket closed."""
 
@@ -216,7 +233,7 @@ class Call:
     reply: asyncio.Future[Any]
 
 
-InboxItem = ClientAction | Attach | Detach | Join | Tick | Thought | Advice | Call
+InboxItem = ClientAction | Attach | Greet | Detach | Join | Tick | Thought | Advice | Call
 
 
 class Table:
@@ -268,6 +285,13 @@ class Table:
         """The table opened by ``play_again`` once this match is over."""
         self.reopen: Callable[[Table, int], Awaitable[str]] | None = None
         """Opens the same table again with ``seat``'s person as host (set by the hub)."""
+        self.epoch = 0
+        """The epoch of this process's ownership: every entry it writes carries it."""
+        self.lost = False
+        """Another process owns this table now: it writes nothing more, answers nothing."""
+        self.on_lost: Callable[[Table], None] | None = None
+        """Called once when the store refuses an entry for a newer owner (set by the hub,
+        which drops the table and sends its sockets elsewhere)."""
 
     # The log ---------------------------------------------------------------------------
 
@@ -552,7 +576,10 @@ class Table:
             self._reschedule()
 
     async def _handle(self, item: InboxItem) -> None:
-        if self._stale and not isinstance(item, Attach | Detach):
+        if self.lost:
+            self._refuse(item)
+            return
+        if self._stale and not isinstance(item, Attach | Greet | Detach):
             try:
                 await self._reload()
             except TableError as err:
@@ -568,6 +595,15 @@ class Table:
                 kind = type(item.action).__name__.removesuffix("Action").lower()
                 self.metrics.latency.labels(kind).observe(time.perf_counter() - item.received)
         elif isinstance(item, Attach):
+            await self._on_attach(item.conn)
+        elif isinstance(item, Greet):
+            seat = self.seat_of(item.player)
+            if seat is None:
+                item.conn.send(wire.encode(wire.error(None, "not_seated",
+                                                      "you hold no seat at this table")))
+                item.conn.close(4401)
+                return
+            item.conn.seat = seat
             await self._on_attach(item.conn)
         elif isinstance(item, Detach):
             await self._on_detach(item.conn)
@@ -592,6 +628,15 @@ class Table:
         elif isinstance(item, Call) and not item.reply.done():
             item.reply.set_result(item.fn())
 
+    @staticmethod
+    def _refuse(item: InboxItem) -> None:
+        """Answer ``item`` of a table that has moved to another process: ``unavailable``."""
+        moved = TableError("unavailable", "this table has moved; reconnect")
+        if isinstance(item, ClientAction):
+            item.conn.send(wire.encode(wire.error(item.action.id, moved.code, moved.message)))
+        elif isinstance(item, Join | Call) and not item.reply.done():
+            item.reply.set_exception(moved)
+
     async def _commit(
         self,
         kind: str,
@@ -603,7 +648,9 @@ class Table:
         is put back as it was before the entry, and the error goes up."""
         if self._stale:
             await self._reload()
-        entry = Entry(self.seq + 1, kind, data, self.clock.now(), seat, action)
+        if self.lost:
+            raise TableError("unavailable", "this table has moved; reconnect")
+        entry = Entry(self.seq + 1, kind, data, self.clock.now(), seat, action, self.epoch)
         before_status = self.status
         try:
             events, news = self.apply(entry)
@@ -613,6 +660,11 @@ class Table:
         effects = self._effects(entry, events, before_status)
         try:
             await self.store.append(self.code, entry, effects)
+        except Lost:
+            log.warning("table %s: seq %d refused, another owner has it (epoch %d was ours)",
+                        self.code, entry.seq, self.epoch)
+            self.lose()
+            raise TableError("unavailable", "this table has moved; reconnect") from None
         except Exception:
             log.exception("table %s: could not store seq %d", self.code, entry.seq)
             self._retry_at = self.clock.now() + STORE_RETRY_SECONDS
@@ -625,6 +677,20 @@ class Table:
         if self.metrics is not None and kind == "move":
             self.metrics.moves.inc()
         return entry
+
+    def lose(self) -> None:
+        """Another process owns this table now (the store refused an entry, or the lease
+        went elsewhere): nothing more is written or sent from here; the hub drops it."""
+        if self.lost:
+            return
+        self.lost = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.on_lost is not None:
+            # After the refusal in hand is answered: the asker hears why, then the socket
+            # closes.
+            asyncio.get_running_loop().call_soon(self.on_lost, self)
 
     async def _reload(self) -> None:
         """Rebuild this table from the store after a failed write (nothing was acked). If
@@ -957,7 +1023,7 @@ class Table:
 
     def _reschedule(self) -> None:
         """Set the timer for the running clock, and wake a computer seat whose turn it is."""
-        if self.closed:
+        if self.closed or self.lost:
             return
         if self._timer is not None:
             self._timer.cancel()
@@ -980,7 +1046,8 @@ class Table:
 
     def _think(self, turn_id: int) -> None:
         """Send a computer seat's decision to the workers; its move comes back by the inbox."""
-        if self.closed or turn_id != self.turn_id or self.match is None or self.turn is None:
+        if (self.closed or self.lost or turn_id != self.turn_id or self.match is None
+                or self.turn is None):
             return
         seat = self.turn
         sitter = self.seats[seat]
