@@ -456,6 +456,7 @@ async def _hello(
     or the table's owner cannot be reached)."""
     store, hub = services.store, services.hub
     deadline = time.monotonic() + patience(services)
+    failure: Exception | None = None
     while True:
         try:
             found = await store.player_by_token(hello.token)
@@ -465,12 +466,14 @@ async def _hello(
             assert hub.relay is not None
             left = max(0.5, deadline - time.monotonic())
             relayed = await hub.relay.attach(sock, code.upper(), where, found[0], left)
+            failure = TimeoutError(f"the owner {where} did not answer")
         except STORE_DOWN as err:
-            log.warning("store or Redis unreachable at hello: %r", err)
+            failure = err
             relayed = None
         if relayed is not None:
             return relayed
         if time.monotonic() > deadline:
+            log.warning("a hello for %s could not be seated: %r", code, failure)
             sock.send(wire.encode(wire.error(None, "unavailable",
                                              "the table's server cannot be reached")))
             sock.close(1013)

@@ -587,8 +587,17 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+MIGRATION_LOCK = 0x6B61626573
+"""PostgreSQL advisory lock held while migrating: processes started together on one
+database migrate it one after the other (the later ones find it up to date)."""
+
+
 def _upgrade(connection: sa.Connection) -> None:
-    """Alembic's ``upgrade head`` on this connection."""
+    """Alembic's ``upgrade head`` on this connection (under the migration lock on
+    PostgreSQL, until the transaction ends)."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"),
+                           {"key": MIGRATION_LOCK})
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
