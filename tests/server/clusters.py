@@ -353,15 +353,24 @@ class Game:
         assert [h["result"] for h in filled(record)["hands"]] == [
             h["result"] for h in record["hands"]]
         played: list[list[Any]] = []
+        timeouts: list[list[Any]] = []
 
         def collect(events: list[Event]) -> None:
             played.extend([e.seat, e.move] for e in events if isinstance(e, Played))
+            timeouts.extend([e.seat, e.move] for e in events
+                            if isinstance(e, Played) and e.timeout)
 
         replay(record, collect)
         acked = sorted(self.acked, key=lambda a: a.seq)
         assert len({a.seq for a in acked}) == len(acked), "two acks share a seq"
-        assert played == [[a.seat, a.move] for a in acked], (
-            "the record's moves are not exactly the acknowledged moves")
+        wanted = [[a.seat, a.move] for a in acked]
+        first = next((n for n, (p, w) in enumerate(zip(played, wanted, strict=False))
+                      if p != w), min(len(played), len(wanted)))
+        assert played == wanted, (
+            f"the record's moves are not exactly the acknowledged moves: {len(played)} played "
+            f"(timeouts: {timeouts}), "
+            f"{len(wanted)} acked; from move {first}: played {played[first:first + 3]}, "
+            f"acked {[(a.seat, a.move, a.seq) for a in acked[first:first + 3]]}")
         return record
 
 

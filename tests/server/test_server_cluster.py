@@ -119,6 +119,33 @@ async def test_a_killed_owners_table_resumes_on_another_process_with_every_acked
         await game.close()
 
 
+async def test_seats_whose_process_dies_keep_the_normal_clock_and_the_table_stays_put(
+    tmp_path: Path, redis_space: RedisSpace
+) -> None:
+    async with nodes(tmp_path, 2, redis_space) as group:
+        a, b = group
+        game = await Game.open([a, b, a, b], target=50)
+        while (seat := await game.turn()) not in (1, 3):  # a seat whose socket is on B
+            await game.step()
+        b.kill()
+        watcher = game.clients[0]
+        start = len(watcher.log)
+        gone = await watcher.wait(
+            lambda m: m["type"] == "update" and {"kind": "disconnected", "seat": seat}
+            in m["events"], start)
+        # B died, not the person: their seat keeps the turn's normal clock.
+        assert gone["table"]["seats"][seat]["connected"] is False
+        assert gone["view"]["clock"]["seat"] == seat and gone["view"]["clock"]["away"] is False
+        assert gone["view"]["clock"]["remaining_ms"] > 30_000
+        for n in (1, 3):
+            await game.back(game.clients[n], a.base)
+        await game.to_the_end()
+        assert await redis_space.owner(game.code) == a.id
+        assert await epoch(a.db, game.code) == 1, "the table changed hands"
+        await game.check_record(a.base)
+        await game.close()
+
+
 async def test_a_frozen_owner_writes_nothing_once_its_table_is_taken_and_its_clients_move(
     tmp_path: Path, redis_space: RedisSpace
 ) -> None:
@@ -198,6 +225,8 @@ async def test_play_resumes_when_redis_comes_back_and_nothing_acknowledged_is_lo
             await trying
             await game.to_the_end()
             await game.check_record(b.base)
+            # Its owner lived on: it took its lease back, nobody else claimed the table.
+            assert await epoch(a.db, game.code) == 1
             await game.close()
     finally:
         redis.kill()

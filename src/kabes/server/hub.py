@@ -135,7 +135,9 @@ class Hub:
         """Stop ``table``'s actor and give up its lease (if this process still holds it)."""
         await table.stop()
         if self.cluster is not None and table.code not in self.tables:
-            with contextlib.suppress(RedisError, OSError):
+            with contextlib.suppress(Exception):
+                if not table.lost:
+                    await self.store.disown([table.code])
                 await self.cluster.release(table.code)
 
     def held(self, code: str) -> Table | None:
@@ -174,6 +176,8 @@ class Hub:
         for table in list(self.tables.values()):
             await table.stop()
         if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                await self.store.disown([c for c, t in self.tables.items() if not t.lost])
             for code in list(self.tables):
                 with contextlib.suppress(RedisError, OSError):
                     await self.cluster.release(code)
@@ -313,10 +317,16 @@ class Hub:
         loading = self._loading.get(code)
         if loading is not None:
             return await loading
+        grace = time.monotonic() + self.cluster.lease
         while True:
             owner = await self.cluster.owner(code)
             if owner is not None and owner != self.cluster.me:
                 return owner
+            if owner is None and time.monotonic() < grace and await self._alive_holder(code):
+                # No lease, but its owner is alive (Redis lost its keys): it takes its
+                # lease back at its next renewal; give it that long.
+                await asyncio.sleep(0.1)
+                continue
             if owner == self.cluster.me or await self.cluster.take(code):
                 break
         found = await self._load(code)
@@ -397,8 +407,10 @@ class Hub:
 
         while True:
             try:
-                codes = [c for c in await self.store.live_codes(IN_PLAY)
-                         if c not in self.tables and c not in self._loading]
+                now = time.time()
+                codes = [c for c, owner, beat in await self.store.in_play()
+                         if c not in self.tables and c not in self._loading
+                         and not self._fresh(owner, beat, now)]
                 owners = await self.cluster.owners(codes)
                 orphans = [c for c, o in zip(codes, owners, strict=True) if o is None]
                 random.shuffle(orphans)
@@ -407,6 +419,17 @@ class Hub:
             except Exception as err:
                 log.warning("could not look for orphaned tables: %r", err)
             await asyncio.sleep(self.cluster.lease * random.uniform(0.3, 0.6))
+
+    def _fresh(self, owner: str | None, beat: float | None, now: float) -> bool:
+        """Whether ``owner`` (another process) said it was alive within a lease."""
+        assert self.cluster is not None
+        return (owner is not None and owner != self.cluster.me and beat is not None
+                and now - beat < self.cluster.lease)
+
+    async def _alive_holder(self, code: str) -> bool:
+        """Whether the process that claimed ``code`` last is alive (by its heartbeats)."""
+        owner, beat = await self.store.holder(code)
+        return self._fresh(owner, beat, time.time())
 
     async def cluster_take(self, code: str) -> bool:
         """Take table ``code``'s lease for this process (with a cluster)."""

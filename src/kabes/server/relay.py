@@ -22,7 +22,7 @@ Contract:
 Frames (lists, their kind first; ``sid`` numbers a socket at its origin):
 
 - to the owner: ``["attach", sid, origin, code, player]``, ``["act", sid, origin, text]``,
-  ``["detach", sid, origin]``, ``["call", req, origin, code, what, args]``;
+  ``["detach", sid, origin, forced]``, ``["call", req, origin, code, what, args]``;
 - to the origin: ``["data", sid, bytes]``, ``["close", sid, code]``, ``["moved", sid]``,
   ``["reply", req, status, payload]`` (status ``ok``, ``error`` with [code, message], or
   ``moved``).
@@ -94,11 +94,14 @@ class RemoteSeat:
         self.relay.cluster.post(relayed.owner, ["act", relayed.sid, self.relay.cluster.me, text])
 
     def leave(self) -> None:
-        """The socket closed: the owner detaches it."""
+        """The socket closed: the owner detaches it (as forced if this process closed it
+        because its table moved or Redis failed, not its client)."""
         relayed = self.relayed
-        if self.relay.relayed.get(relayed.sid) is relayed:
+        forced = self.relay.relayed.get(relayed.sid) is not relayed
+        if not forced:
             del self.relay.relayed[relayed.sid]
-        self.relay.cluster.post(relayed.owner, ["detach", relayed.sid, self.relay.cluster.me])
+        self.relay.cluster.post(
+            relayed.owner, ["detach", relayed.sid, self.relay.cluster.me, forced])
 
 
 @dataclass(eq=False)
@@ -199,8 +202,7 @@ class Relay:
             return
         if kind == "data":
             relayed.conn.send(bytes(frame[2]))
-        elif kind == "close":
-            del self.relayed[relayed.sid]
+        elif kind == "close":  # the socket's leave() forgets it
             relayed.conn.close(int(frame[2]))
         elif kind == "moved":
             del self.relayed[relayed.sid]
@@ -263,13 +265,15 @@ class Relay:
         elif kind == "detach":
             found = self.remote.get(key)
             if found is not None:
-                self._detach(found)
+                self._detach(found, forced=len(frame) > 3 and bool(frame[3]))
 
-    def _detach(self, conn: RemoteConnection) -> None:
+    def _detach(self, conn: RemoteConnection, forced: bool = True) -> None:
+        """``conn`` is gone; ``forced`` unless its client closed it (a dead process or a
+        broken link is not the person's doing: their seat keeps the normal clock)."""
         if self.remote.get((conn.origin, conn.sid)) is conn:
             del self.remote[(conn.origin, conn.sid)]
         conn.gone = True
-        conn.table.inbox.put_nowait(Detach(conn))
+        conn.table.inbox.put_nowait(Detach(conn, forced))
 
     async def _answer(
         self, number: int, origin: str, code: str, what: str, args: list[Any]

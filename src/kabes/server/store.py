@@ -360,6 +360,38 @@ class Store:
                 )).scalar()
         return Claim(epoch, None if beat is None else float(beat))
 
+    async def holder(self, code: str) -> tuple[str | None, float | None]:
+        """Who claimed table ``code`` last (None if nobody holds it now) and when that
+        process last said it was alive."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                sa.select(tables.c.owner, servers.c.heartbeat_at)
+                .select_from(tables.outerjoin(servers, servers.c.id == tables.c.owner))
+                .where(tables.c.code == code)
+            )).first()
+        if row is None:
+            return None, None
+        return row[0], None if row[1] is None else float(row[1])
+
+    async def in_play(self) -> list[tuple[str, str | None, float | None]]:
+        """Every table whose clocks run (playing, between hands): its code, who claimed it
+        last, and when that process last said it was alive."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                sa.select(tables.c.code, tables.c.owner, servers.c.heartbeat_at)
+                .select_from(tables.outerjoin(servers, servers.c.id == tables.c.owner))
+                .where(tables.c.status.in_(("playing", "between_hands")))
+            )).all()
+        return [(str(c), o, None if h is None else float(h)) for c, o, h in rows]
+
+    async def disown(self, codes: list[str]) -> None:
+        """This process holds ``codes`` no more (it let them go; nobody took them)."""
+        if not codes:
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(tables.update().where(
+                tables.c.code.in_(codes), tables.c.owner == self.server_id).values(owner=None))
+
     async def epoch(self, code: str) -> int | None:
         """Table ``code``'s current epoch (None if there is no such table)."""
         async with self.engine.connect() as conn:

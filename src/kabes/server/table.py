@@ -146,8 +146,9 @@ class Seat:
     left: bool = False
     away_since: float | None = None
     restarted: bool = False
-    """Since a restart, this person has neither come back nor ended a turn: the restart
-    forced them off, so they keep the normal clock until one of those happens."""
+    """Since a restart (or a disconnection forced by the servers: a process died, the link
+    between processes broke), this person has neither come back nor ended a turn: they were
+    forced off, so they keep the normal clock until one of those happens."""
     """When this person last lost every socket (None while connected; computers: None)."""
     sockets: list[Connection] = field(default_factory=list)
 
@@ -188,9 +189,11 @@ class Greet:
 
 @dataclass(slots=True)
 class Detach:
-    """A socket closed."""
+    """A socket closed (``forced``: by the servers, not by its client: the process holding
+    it died, or the link between processes broke)."""
 
     conn: Connection
+    forced: bool = False
 
 
 @dataclass(slots=True)
@@ -322,7 +325,10 @@ class Table:
             sitter.restarted = False
             news.append({"kind": "connected", "seat": data["seat"]})
         elif kind == "disconnected":
-            self._seat(data["seat"]).away_since = at
+            sitter = self._seat(data["seat"])
+            sitter.away_since = at
+            if data.get("forced"):  # the servers dropped the socket: not the person's doing
+                sitter.restarted = True
             news.append({"kind": "disconnected", "seat": data["seat"]})
         elif kind == "left":
             seat = data["seat"]
@@ -606,7 +612,7 @@ class Table:
             item.conn.seat = seat
             await self._on_attach(item.conn)
         elif isinstance(item, Detach):
-            await self._on_detach(item.conn)
+            await self._on_detach(item.conn, item.forced)
         elif isinstance(item, Join):
             await self._on_join(item)
         elif isinstance(item, Tick):
@@ -636,6 +642,8 @@ class Table:
             item.conn.send(wire.encode(wire.error(item.action.id, moved.code, moved.message)))
         elif isinstance(item, Join | Call) and not item.reply.done():
             item.reply.set_exception(moved)
+        elif isinstance(item, Attach | Greet):
+            item.conn.close(1012)
 
     async def _commit(
         self,
@@ -825,14 +833,17 @@ class Table:
             with contextlib.suppress(TableError):
                 await self._commit("connected", {"seat": conn.seat})
 
-    async def _on_detach(self, conn: Connection) -> None:
+    async def _on_detach(self, conn: Connection, forced: bool = False) -> None:
         sitter = self.seats[conn.seat] if conn.seat < len(self.seats) else None
         if sitter is None or conn not in sitter.sockets:
             return
         sitter.sockets.remove(conn)
         if not sitter.sockets and sitter.person and not sitter.left and not self.closed:
+            data: dict[str, Any] = {"seat": conn.seat}
+            if forced:
+                data["forced"] = True
             with contextlib.suppress(TableError):
-                await self._commit("disconnected", {"seat": conn.seat})
+                await self._commit("disconnected", data)
 
     async def _on_join(self, join: Join) -> None:
         try:
