@@ -464,7 +464,7 @@ async def _hello(
             if found is None or where is None or isinstance(where, Table):
                 break
             assert hub.relay is not None
-            left = max(0.5, deadline - time.monotonic())
+            left = min(max(0.5, deadline - time.monotonic()), hub.answer_within())
             relayed = await hub.relay.attach(sock, code.upper(), where, found[0], left)
             failure = TimeoutError(f"the owner {where} did not answer")
         except STORE_DOWN as err:

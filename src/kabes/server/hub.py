@@ -348,7 +348,8 @@ class Hub:
                 if isinstance(where, Table):
                     return await self.answer(where, what, args)
                 assert self.relay is not None
-                return await self.relay.call(where, code, what, args, max(0.1, min(left, 2.0)))
+                return await self.relay.call(where, code, what, args,
+                                             max(0.1, min(left, self.answer_within())))
             except TableError:
                 if not (isinstance(where, Table) and where.lost):
                     raise
@@ -357,6 +358,11 @@ class Hub:
             if time.monotonic() > deadline:
                 raise TableError("unavailable", "the table's server cannot be reached; try again")
             await asyncio.sleep(0.1)
+
+    def answer_within(self) -> float:
+        """Seconds a process waits for another to answer before it looks again for the
+        table's owner (which may have died: its lease then expires within a lease)."""
+        return 1.0 if self.cluster is None else max(0.5, self.cluster.lease / 3)
 
     async def answer(self, table: Table, what: str, args: list[Any]) -> Any:
         """Answer a request about a table held here (see :meth:`ask`)."""
