@@ -589,6 +589,12 @@ def main() -> None:
     parser.add_argument("--setup-timeout", type=float, default=900.0)
     args = parser.parse_args()
 
+    def interrupted(number: int, _frame: Any) -> None:
+        raise KeyboardInterrupt(f"signal {number}")
+
+    # SIGTERM (`timeout`, a CI runner) ends the run as Ctrl-C does: every process and the
+    # database it made are cleaned up on the way out.
+    signal.signal(signal.SIGTERM, interrupted)
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     lines = []
