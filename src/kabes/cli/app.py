@@ -184,8 +184,26 @@ def serve(
         int | None, typer.Option(min=1, help="Processes for computer seats (default: cores).")
     ] = None,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    redis: Annotated[
+        str | None,
+        typer.Option(help="Run as one of many processes sharing a PostgreSQL store through "
+                     "this Redis (e.g. redis://host:6379/0); see docs/scaling.md."),
+    ] = None,
+    advertise: Annotated[
+        str | None,
+        typer.Option(help="With --redis: the address this process is known by "
+                     "(default: http://HOST:PORT)."),
+    ] = None,
+    redis_prefix: Annotated[
+        str, typer.Option(help="With --redis: the prefix of every Redis key and channel.")
+    ] = "kabes:",
+    lease_seconds: Annotated[
+        float, typer.Option(min=0.3, help="With --redis: how long a table's lease lives "
+                            "unless renewed (how soon a dead process's tables move).")
+    ] = 5.0,
 ) -> None:
     """Serve tables online: the API, the table socket and the web client."""
+    from kabes.cli.serve import Clustering
     from kabes.cli.serve import serve as run_server
     from kabes.server.table import Settings
 
@@ -196,7 +214,11 @@ def serve(
         computer_delay=computer_delay,
         expert_budget=expert_budget,
     )
-    run_server(host, port, db, settings, workers, log_level)
+    clustering = None
+    if redis is not None:
+        clustering = Clustering(redis, advertise or f"http://{host}:{port}", redis_prefix,
+                                lease_seconds)
+    run_server(host, port, db, settings, workers, log_level, clustering)
 
 
 @app.command()

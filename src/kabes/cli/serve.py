@@ -1,4 +1,5 @@
-"""``kabes serve``: the table server on SQLite (default) or PostgreSQL, with uvicorn."""
+"""``kabes serve``: the table server on SQLite (default) or PostgreSQL, with uvicorn; with
+``--redis``, one of many processes sharing a PostgreSQL store (docs/scaling.md)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,14 @@ import contextlib
 import gc
 import os
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import typer
 import uvicorn
 
 from kabes.server.app import create_app
+from kabes.server.cluster import Cluster
 from kabes.server.computers import warm_up, worker_pool
 from kabes.server.logs import configure
 from kabes.server.store import database_url
@@ -32,6 +35,16 @@ default is 5 ms). The store's SQLite thread needs it for a moment at every step 
 commit; with the default, a busy loop made every commit wait tens of milliseconds."""
 
 
+@dataclass(frozen=True)
+class Clustering:
+    """How this process joins the others (``--redis`` and what goes with it)."""
+
+    redis: str
+    advertise: str
+    prefix: str
+    lease: float
+
+
 def serve(
     host: str,
     port: int,
@@ -39,15 +52,28 @@ def serve(
     settings: Settings,
     workers: int | None,
     log_level: str,
+    clustering: Clustering | None = None,
 ) -> None:
     """Run the server until interrupted; prints the address to open first."""
     configure(log_level)
     url = database_url(db or os.environ.get("KABES_DATABASE_URL"), Path.cwd())
+    cluster = None
+    if clustering is not None:
+        if not url.startswith("postgresql"):
+            raise typer.BadParameter(
+                "--redis needs a PostgreSQL store (--db postgresql://...): processes on "
+                "several machines cannot share a SQLite file", param_hint="--redis")
+        if not clustering.redis.startswith(("redis://", "rediss://", "unix://")):
+            raise typer.BadParameter(
+                f"{clustering.redis!r} is not a Redis URL (redis://HOST:PORT/DB)",
+                param_hint="--redis")
+        cluster = Cluster(clustering.redis, clustering.advertise, clustering.prefix,
+                          clustering.lease)
     size = workers or os.cpu_count() or 1
     pool = worker_pool(size)
     warm_up(pool, size)
     settings = replace(settings, review_searches=max(1, size - REVIEW_WORKERS_KEPT_FREE))
-    app = create_app(url, settings, executor=pool)
+    app = create_app(url, settings, executor=pool, cluster=cluster)
     config = uvicorn.Config(
         app,
         host=host,
@@ -68,6 +94,8 @@ def serve(
     server = uvicorn.Server(config)
     shown = "[::1]" if host == "::1" else host
     where = "SQLite file " + url.split("///", 1)[1] if url.startswith("sqlite") else "PostgreSQL"
+    if cluster is not None:
+        where += f"; one of many through Redis, as process {cluster.me}"
     print(f"Kabès is serving at http://{shown}:{port}/  (store: {where})", flush=True)
     gc.collect()
     gc.freeze()  # what start-up built (modules, app, routes) lives as long as the process

@@ -5,6 +5,11 @@ This module is the thin shell around the hub and its tables: it reads requests a
 frames, turns them into table actions, and writes what the tables answer. HTTP errors have the
 body ``{"code", "message"}``; a socket that sends too much or too fast is closed without its
 table noticing anything but a disconnection.
+
+With a cluster (``kabes serve --redis``), a request or a socket about a table owned by another
+process is relayed to it (kabes.server.relay): the client cannot tell. When the store or Redis
+cannot be reached, requests and hellos are answered ``unavailable`` (503; a socket is closed
+with 1013, try again later) rather than left waiting.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
@@ -33,16 +39,17 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from kabes.ai import LEVELS
-from kabes.records import to_record
 from kabes.rules import VARIANTS
 from kabes.server import wire
 from kabes.server.clock import Clock, RealClock
+from kabes.server.cluster import Cluster
 from kabes.server.http_input import ApiError, bearer_token, read_body
 from kabes.server.hub import Hub
 from kabes.server.lessons_api import lesson_routes
 from kabes.server.metrics import Metrics
-from kabes.server.store import Store, StoreError
-from kabes.server.table import Attach, ClientAction, Detach, Join, Settings, Table, TableError
+from kabes.server.relay import RemoteSeat
+from kabes.server.store import SERVER_ID, Store, StoreError
+from kabes.server.table import Attach, ClientAction, Detach, Settings, Table, TableError
 
 log = logging.getLogger("kabes.app")
 
@@ -58,8 +65,9 @@ STATUS_OF = {
     "bad_variant": 422, "bad_options": 422, "bad_level": 422, "people_only": 422,
     "table_full": 409, "started": 409, "not_found": 404, "unavailable": 503,
 }
-STORE_DOWN = (StoreError, SQLAlchemyError, ConnectionError, TimeoutError)
-"""What a request meets when the database cannot be reached: answered ``unavailable``."""
+STORE_DOWN = (StoreError, SQLAlchemyError, ConnectionError, TimeoutError, RedisError)
+"""What a request meets when the database (or Redis) cannot be reached: answered
+``unavailable``."""
 
 
 @dataclass
@@ -72,6 +80,7 @@ class Services:
     executor: Executor | None
     metrics: Metrics
     hub: Hub
+    cluster: Cluster | None = None
     connections: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -82,27 +91,36 @@ def create_app(
     clock: Clock | None = None,
     executor: Executor | None = None,
     heartbeat: bool = True,
+    cluster: Cluster | None = None,
 ) -> FastAPI:
     """The server application on the store at ``db_url``. ``executor`` runs the computer
-    seats (a process pool in production; tests may pass a thread pool)."""
+    seats (a process pool in production; tests may pass a thread pool). With ``cluster``,
+    this process is one of many sharing the store through Redis."""
     metrics = Metrics()
-    store = Store(db_url, metrics)
+    store = Store(db_url, metrics, SERVER_ID if cluster is None else cluster.me)
     settings = settings or Settings()
     clock = clock or RealClock()
-    hub = Hub(store, clock, settings, executor, metrics)
-    services = Services(store, clock, settings, executor, metrics, hub)
+    hub = Hub(store, clock, settings, executor, metrics, cluster)
+    services = Services(store, clock, settings, executor, metrics, hub, cluster)
     metrics.count_tables(hub.statuses)
     metrics.connections.set_function(lambda: services.connections)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await store.open()
+        if cluster is not None:
+            await cluster.start()
         restored = await hub.open()
         if heartbeat:
             store.start_heartbeat()
-        log.info("ready", extra={"fields": {"event": "ready", "tables_restored": restored}})
+        fields: dict[str, Any] = {"event": "ready", "tables_restored": restored}
+        if cluster is not None:
+            fields.update(process=cluster.me, advertise=cluster.advertise)
+        log.info("ready", extra={"fields": fields})
         yield
         await hub.close()
+        if cluster is not None:
+            await cluster.close()
         await store.close()
 
     app = FastAPI(
@@ -172,6 +190,12 @@ def clean_name(value: Any) -> str:
 # The HTTP API ------------------------------------------------------------------------------
 
 
+def patience(services: Services) -> float:
+    """Seconds a request or a hello waits for a table's owner (another process's lease may
+    have to expire first)."""
+    return 0.0 if services.cluster is None else 3 * services.cluster.lease
+
+
 def _api(app: FastAPI, services: Services) -> None:
     store, hub = services.store, services.hub
 
@@ -181,11 +205,12 @@ def _api(app: FastAPI, services: Services) -> None:
             raise ApiError(401, "bad_token", "this token is unknown")
         return found
 
-    async def table_or_404(code: str) -> Table:
-        table = await hub.get(code.upper())
-        if table is None:
+    async def about(code: str, what: str, *args: Any) -> dict[str, Any]:
+        """``what`` about table ``code``, wherever it is held; 404 if there is none."""
+        found = await hub.ask(code.upper(), what, list(args), patience(services))
+        if found is None:
             raise ApiError(404, "not_found", f"no table {code!r}")
-        return table
+        return dict(found)
 
     @app.post("/api/guests", status_code=201, tags=["identity"])
     async def new_guest(request: Request) -> dict[str, Any]:
@@ -235,24 +260,18 @@ def _api(app: FastAPI, services: Services) -> None:
     @app.get("/api/tables/{code}", tags=["tables"])
     async def table_summary(code: str) -> dict[str, Any]:
         """The table's summary: variant, options, host, status, seats."""
-        table = await table_or_404(code)
-        return await table.call(table.summary)  # type: ignore[no-any-return]
+        return await about(code, "summary")
 
     @app.post("/api/tables/{code}/join", tags=["tables"])
     async def join(code: str, request: Request) -> dict[str, Any]:
         """Take the lowest free seat (or get back the one already held)."""
         player, name = await who(request)
-        table = await table_or_404(code)
-        reply: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        table.inbox.put_nowait(Join(player, name, reply))
-        seat = await reply
-        return {"seat": seat, "table": await table.call(table.summary)}
+        return await about(code, "join", player, name)
 
     @app.get("/api/tables/{code}/record", tags=["tables"])
     async def record(code: str) -> dict[str, Any]:
         """The game record of the hands finished so far (the whole match once over)."""
-        table = await table_or_404(code)
-        return await table.call(lambda: finished_record(table))  # type: ignore[no-any-return]
+        return await about(code, "record")
 
     @app.get("/api/rankings/{variant}", tags=["rankings"])
     async def rankings(variant: str) -> dict[str, Any]:
@@ -268,17 +287,6 @@ def _api(app: FastAPI, services: Services) -> None:
         if found is None:
             raise ApiError(404, "not_found", f"no player {player}")
         return found
-
-
-def finished_record(table: Table) -> dict[str, Any]:
-    """The record of ``table``'s finished hands: the hand in progress is never in it."""
-    if table.match is None:
-        return {"variant": table.variant, "players": table.players,
-                "options": {}, "hands": [], "result": None}
-    out = to_record(table.match)
-    if table.match.hand_in_progress:
-        out["hands"] = out["hands"][:-1]
-    return out
 
 
 # The socket --------------------------------------------------------------------------------
@@ -356,15 +364,30 @@ class Socket:
             self.closing = True
 
 
+class LocalSeat:
+    """A socket seated at a table held by this process: its actions go to the inbox."""
+
+    def __init__(self, table: Table, sock: Socket) -> None:
+        self.table = table
+        self.sock = sock
+
+    def act(self, action: wire.Action, text: str, received: float) -> None:
+        """Hand a decoded action to the table."""
+        self.table.inbox.put_nowait(ClientAction(self.sock, action, received))
+
+    def leave(self) -> None:
+        """The socket closed."""
+        self.table.inbox.put_nowait(Detach(self.sock))
+
+
 def _socket(app: FastAPI, services: Services) -> None:
-    store, hub = services.store, services.hub
 
     @app.websocket("/api/tables/{code}/ws")
     async def table_socket(ws: WebSocket, code: str) -> None:
         await ws.accept()
         services.connections += 1
         sock = Socket(ws, services)
-        table: Table | None = None
+        table: LocalSeat | RemoteSeat | None = None
         times: deque[float] = deque()
         try:
             while True:
@@ -401,7 +424,7 @@ def _socket(app: FastAPI, services: Services) -> None:
                         again = wire.error(None, "bad_message", "already said hello")
                         sock.send(wire.encode(again))
                         continue
-                    table = await _hello(sock, message, code, store, hub)
+                    table = await _hello(sock, message, code, services)
                     if table is None:
                         break
                     continue
@@ -409,13 +432,14 @@ def _socket(app: FastAPI, services: Services) -> None:
                     sock.send(wire.encode(wire.error(
                         getattr(message, "id", None), "bad_message", "say hello first")))
                     continue
-                table.inbox.put_nowait(ClientAction(sock, message, received))
+                text = data if isinstance(data, str) else data.decode("utf-8", "replace")
+                table.act(message, text, received)
         except WebSocketDisconnect:
             pass
         finally:
             services.connections -= 1
             if table is not None:
-                table.inbox.put_nowait(Detach(sock))
+                table.leave()
             if not sock.closing:
                 sock.closing = True
                 sock.writer.cancel()
@@ -425,34 +449,59 @@ def _socket(app: FastAPI, services: Services) -> None:
 
 
 async def _hello(
-    sock: Socket, hello: wire.Hello, code: str, store: Store, hub: Hub
-) -> Table | None:
-    """Seat the socket, or refuse it (closed with 4401, or 4404 for no such table; 1013,
-    try again later, if the store cannot be reached)."""
-    try:
-        found = await store.player_by_token(hello.token)
-        table = None if found is None else await hub.get(code.upper())
-    except STORE_DOWN as err:
-        log.warning("store unreachable at hello: %r", err)
-        sock.send(wire.encode(wire.error(None, "unavailable", "the store cannot be reached")))
-        sock.close(1013)
-        return None
+    sock: Socket, hello: wire.Hello, code: str, services: Services
+) -> LocalSeat | RemoteSeat | None:
+    """Seat the socket, here or through the process that owns the table, or refuse it
+    (closed with 4401, or 4404 for no such table; 1013, try again later, if the store, Redis
+    or the table's owner cannot be reached)."""
+    store, hub = services.store, services.hub
+    deadline = time.monotonic() + patience(services)
+    failure: Exception | None = None
+    while True:
+        try:
+            found = await store.player_by_token(hello.token)
+            where = None if found is None else await hub.locate(code.upper())
+            if found is None or where is None or isinstance(where, Table):
+                break
+            assert hub.relay is not None
+            left = min(max(0.5, deadline - time.monotonic()), hub.answer_within())
+            relayed = await hub.relay.attach(sock, code.upper(), where, found[0], left)
+            failure = TimeoutError(f"the owner {where} did not answer")
+        except STORE_DOWN as err:
+            failure = err
+            relayed = None
+        if relayed is not None:
+            return relayed
+        if time.monotonic() > deadline:
+            log.warning("a hello for %s could not be seated: %r", code, failure)
+            sock.send(wire.encode(wire.error(None, "unavailable",
+                                             "the table's server cannot be reached")))
+            sock.close(1013)
+            return None
+        await asyncio.sleep(0.1)
     if found is None:
         sock.send(wire.encode(wire.error(None, "bad_token", "this token is unknown")))
         sock.close(4401)
         return None
-    if table is None:
+    if where is None:
         sock.send(wire.encode(wire.error(None, "not_found", f"no table {code!r}")))
         sock.close(4404)
         return None
-    seat = await table.call(lambda: table.seat_of(found[0]))
+    table = where
+    assert isinstance(table, Table)
+    try:
+        seat = await table.call(lambda: table.seat_of(found[0]))
+    except TableError:  # the table moved meanwhile: the client tries again
+        sock.send(wire.encode(wire.error(None, "unavailable", "the table has moved")))
+        sock.close(1012)
+        return None
     if seat is None:
         sock.send(wire.encode(wire.error(None, "not_seated", "you hold no seat at this table")))
         sock.close(4401)
         return None
     sock.seat = seat
     table.inbox.put_nowait(Attach(sock))
-    return table
+    return LocalSeat(table, sock)
 
 
 # Operations and pages ----------------------------------------------------------------------
@@ -462,8 +511,15 @@ def _operations(app: FastAPI, services: Services) -> None:
     @app.get("/healthz", tags=["operations"])
     async def healthz() -> dict[str, Any]:
         """Alive, with the tables and sockets held."""
-        return {"ok": True, "tables": len(services.hub.tables),
-                "connections": services.connections, "store": services.store.dialect}
+        out: dict[str, Any] = {
+            "ok": True, "tables": len(services.hub.tables),
+            "connections": services.connections, "store": services.store.dialect}
+        if services.cluster is not None:
+            out["process"] = services.cluster.me
+            out["advertise"] = services.cluster.advertise
+            out["redis"] = services.cluster.listening
+            out["adopted"] = services.hub.adopted
+        return out
 
     @app.get("/metrics", tags=["operations"])
     async def metrics() -> Response:

@@ -3,13 +3,29 @@
 A table opened here lives in memory as an actor (``kabes.server.table``); one that is over
 and has no socket left is forgotten after a while and rebuilt from its log if asked for
 again. On start, every table that was not over is rebuilt from the store, clocks included.
+
+Holding a table means owning it: before its log is read, the store is asked to raise its
+epoch (:meth:`Store.claim`), and every entry the table writes carries that epoch. When the
+store refuses an entry because another process has claimed the table since, the table is
+dropped here and its sockets are closed (1012) so that their clients reconnect to its owner.
+
+With a :class:`~kabes.server.cluster.Cluster` (``kabes serve --redis``), this process is one of
+many: a table is held only under its lease in Redis (taken before the claim, renewed while
+held, released when the table is let go), :meth:`Hub.locate` finds a table here or names the
+process that owns it, and :meth:`Hub.ask` answers a request about any table, relaying it to
+its owner (kabes.server.relay). A sweeper adopts the tables in play whose lease has expired
+(their owner died): their clocks resume from the dead owner's last heartbeat, so the time
+nobody owned them is nobody's fault. Nothing is rebuilt at start: the sweeper does it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import random
 import secrets
+import time
 from collections import Counter
 from concurrent.futures import Executor
 from typing import Any
@@ -17,11 +33,14 @@ from typing import Any
 from kabes.ai import LEVELS
 from kabes.errors import KabesError
 from kabes.match import Match
+from kabes.records import to_record
 from kabes.rules import VARIANTS
 from kabes.server.clock import Clock
+from kabes.server.cluster import Cluster, RedisError
 from kabes.server.metrics import Metrics
+from kabes.server.relay import Moved, Relay
 from kabes.server.store import Store
-from kabes.server.table import Entry, Settings, Status, Table, TableError, restore
+from kabes.server.table import Entry, Join, Settings, Status, Table, TableError, restore
 
 log = logging.getLogger("kabes.hub")
 
@@ -31,6 +50,11 @@ CODE_LENGTH = 7
 """30 ** 7 is about 2 ** 34: short enough to read aloud, too many to guess."""
 FORGET_AFTER = 600.0
 """Seconds a finished table with no socket stays in memory."""
+ADOPTING = 8
+"""Orphaned tables a process rebuilds at once."""
+IN_PLAY = ("playing", "between_hands")
+"""Statuses whose clocks run: an orphaned table in one is adopted without waiting to be
+asked for (a waiting or finished one is adopted when someone asks for it)."""
 
 
 def new_code() -> str:
@@ -48,46 +72,115 @@ class Hub:
         settings: Settings,
         executor: Executor | None,
         metrics: Metrics | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.settings = settings
         self.executor = executor
         self.metrics = metrics
+        self.cluster = cluster
+        self.relay = None if cluster is None else Relay(cluster, self)
+        """Sockets and requests relayed to and from other processes (with a cluster)."""
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self.adopted = 0
+        """Orphaned tables this process has adopted since it started."""
 
     def statuses(self) -> dict[str, int]:
         """How many tables in memory are in each status."""
         return dict(Counter(str(t.status) for t in self.tables.values()))
 
     def _table(self, code: str) -> Table:
-        return Table(code, self.store, self.clock, self.settings, self.executor, self.metrics)
+        table = Table(code, self.store, self.clock, self.settings, self.executor, self.metrics)
+        table.reopen = self._again
+        table.on_lost = self._lost
+        return table
+
+    async def _rebuild(self, code: str, heartbeat: float | None) -> Table | None:
+        """Claim table ``code`` (its epoch goes up), read its log and rebuild it, clocks
+        resumed from ``heartbeat`` (or from the previous owner's last heartbeat); started and
+        held here. None if there is no such table."""
+        claim = await self.store.claim(code)
+        if claim is None:
+            return None
+        entries = await self.store.load_entries(code)
+        if not entries:
+            return None
+        table = self._table(code)
+        table.epoch = claim.epoch
+        try:
+            await restore(table, entries, claim.heartbeat if heartbeat is None else heartbeat)
+        except TableError:
+            if table.lost:  # claimed by another process meanwhile
+                return None
+            raise
+        self.tables[code] = table
+        table.start()
+        return table
+
+    def _lost(self, table: Table) -> None:
+        """``table`` has another owner now: forget it, close its sockets (1012: their
+        clients reconnect and reach the owner), stop its actor."""
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+        for sitter in table.seats:
+            for conn in list(sitter.sockets) if sitter is not None else []:
+                conn.close(1012)
+        asyncio.get_running_loop().create_task(self._let_go(table), name=f"drop {table.code}")
+
+    async def _let_go(self, table: Table) -> None:
+        """Stop ``table``'s actor and give up its lease (if this process still holds it)."""
+        await table.stop()
+        if self.cluster is not None and table.code not in self.tables:
+            with contextlib.suppress(Exception):
+                if not table.lost:
+                    await self.store.disown([table.code])
+                await self.cluster.release(table.code)
+
+    def held(self, code: str) -> Table | None:
+        """Table ``code`` if this process holds it (and has not lost it)."""
+        table = self.tables.get(code)
+        return None if table is None or table.lost else table
 
     async def open(self) -> int:
-        """Rebuild every table that was not over when the server stopped; how many."""
+        """Rebuild every table that was not over when the server stopped; how many. With a
+        cluster: start renewing leases and adopting orphaned tables instead."""
+        if self.cluster is not None:
+            loop = asyncio.get_running_loop()
+            await self.store.forget_servers()
+            self._tasks = [loop.create_task(self._keep_leases(), name="leases"),
+                           loop.create_task(self._adopt_orphans(), name="adopter")]
+            self._sweeper = loop.create_task(self._sweep(), name="sweeper")
+            return 0
         heartbeat = await self.store.last_heartbeat()
         codes = await self.store.live_codes()
         for code in codes:
-            table = self._table(code)
             try:
-                await restore(table, await self.store.load_entries(code), heartbeat)
+                await self._rebuild(code, heartbeat)
             except Exception:
                 log.exception("table %s could not be rebuilt; left out", code)
-                continue
-            self.tables[code] = table
-            table.reopen = self._again
-            table.start()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="sweeper")
         return len(self.tables)
 
     async def close(self) -> None:
-        """Stop every table's actor."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        """Stop every table's actor (with a cluster: and give up their leases, so that
+        other processes adopt them at once)."""
+        for task in [self._sweeper, *self._tasks]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for table in list(self.tables.values()):
             await table.stop()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                await self.store.disown([c for c, t in self.tables.items() if not t.lost])
+            for code in list(self.tables):
+                with contextlib.suppress(RedisError, OSError):
+                    await self.cluster.release(code)
         self.tables.clear()
 
     async def create(
@@ -122,14 +215,16 @@ class Hub:
         except KabesError as err:
             raise TableError("bad_options", err.message) from None
         code = new_code()
-        while code in self.tables or await self.store.load_entries(code):
+        while (code in self.tables
+               or (self.cluster is not None and not await self.cluster.take(code))
+               or await self.store.load_entries(code)):
             code = new_code()
         table = self._table(code)
+        table.epoch = 1
         data = {"variant": variant, "players": players, "options": options,
                 "computers": computers, "player": player, "name": name}
         await table._commit("created", data)
         self.tables[code] = table
-        table.reopen = self._again
         table.start()
         return table
 
@@ -169,26 +264,24 @@ class Hub:
         return out
 
     async def get(self, code: str) -> Table | None:
-        """The table ``code``, rebuilt from the store if it is not in memory; None if none."""
+        """The table ``code``, rebuilt from the store if it is not in memory; None if none.
+        (Alone; with a cluster, :meth:`locate` finds a table wherever it is.)"""
         table = self.tables.get(code)
         if table is not None:
             return table
         if not _plausible(code):
             return None
+        return await self._load(code)
+
+    async def _load(self, code: str) -> Table | None:
+        """Rebuild table ``code`` here, once however many ask at the same moment."""
         loading = self._loading.get(code)
         if loading is not None:
             return await loading
         future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[code] = future
         try:
-            entries = await self.store.load_entries(code)
-            found: Table | None = None
-            if entries:
-                found = self._table(code)
-                await restore(found, entries, None)
-                self.tables[code] = found
-                found.reopen = self._again
-                found.start()
+            found = await self._rebuild(code, None)
             future.set_result(found)
             return found
         except Exception as err:
@@ -205,8 +298,160 @@ class Hub:
             for code, table in list(self.tables.items()):
                 idle = all(s is None or not s.sockets for s in table.seats)
                 if table.status == Status.OVER and idle and now - table.changed_at > FORGET_AFTER:
-                    await table.stop()
                     self.tables.pop(code, None)
+                    await self._let_go(table)
+
+    # Many processes ----------------------------------------------------------------------
+
+    async def locate(self, code: str) -> Table | str | None:
+        """Where table ``code`` is: the table if this process holds it (taking its lease and
+        rebuilding it if nobody holds it), else the id of the process that does; None if
+        there is no such table. Raises RedisError when Redis cannot be reached."""
+        held = self.held(code)
+        if held is not None:
+            return held
+        if self.cluster is None:
+            return await self.get(code)
+        if not _plausible(code):
+            return None
+        loading = self._loading.get(code)
+        if loading is not None:
+            return await loading
+        grace = time.monotonic() + self.cluster.lease
+        while True:
+            owner = await self.cluster.owner(code)
+            if owner is not None and owner != self.cluster.me:
+                return owner
+            if owner is None and time.monotonic() < grace and await self._alive_holder(code):
+                # No lease, but its owner is alive (Redis lost its keys): it takes its
+                # lease back at its next renewal; give it that long.
+                await asyncio.sleep(0.1)
+                continue
+            if owner == self.cluster.me or await self.cluster.take(code):
+                break
+        found = await self._load(code)
+        if found is None:
+            await self.cluster.release(code)
+        return found
+
+    async def ask(self, code: str, what: str, args: list[Any], patience: float) -> Any:
+        """Answer ``what`` (``summary``, ``join`` with [player, name], ``record``) about table
+        ``code``, wherever it is; None if there is no such table. TableError for a refusal,
+        ``unavailable`` when its owner cannot be reached within ``patience`` seconds."""
+        deadline = time.monotonic() + patience
+        while True:
+            where = await self.locate(code)
+            if where is None:
+                return None
+            left = deadline - time.monotonic()
+            try:
+                if isinstance(where, Table):
+                    return await self.answer(where, what, args)
+                assert self.relay is not None
+                return await self.relay.call(where, code, what, args,
+                                             max(0.1, min(left, self.answer_within())))
+            except TableError:
+                if not (isinstance(where, Table) and where.lost):
+                    raise
+            except (Moved, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                raise TableError("unavailable", "the table's server cannot be reached; try again")
+            await asyncio.sleep(0.1)
+
+    def answer_within(self) -> float:
+        """Seconds a process waits for another to answer before it looks again for the
+        table's owner (which may have died: its lease then expires within a lease)."""
+        return 1.0 if self.cluster is None else max(0.5, self.cluster.lease / 3)
+
+    async def answer(self, table: Table, what: str, args: list[Any]) -> Any:
+        """Answer a request about a table held here (see :meth:`ask`)."""
+        if what == "summary":
+            return await table.call(table.summary)
+        if what == "record":
+            return await table.call(lambda: finished_record(table))
+        if what == "join":
+            reply: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+            table.inbox.put_nowait(Join(int(args[0]), str(args[1]), reply))
+            seat = await reply
+            return {"seat": seat, "table": await table.call(table.summary)}
+        raise ValueError(f"no such request: {what!r}")
+
+    async def _keep_leases(self) -> None:
+        """Renew this process's leases a few times per lease; drop the tables whose lease
+        another process holds now; check the relayed sockets' owners and origins."""
+        assert self.cluster is not None and self.relay is not None
+        while True:
+            await asyncio.sleep(self.cluster.lease / 3)
+            try:
+                lost = await self.cluster.renew([*self.tables, *self._loading])
+                for code in lost:
+                    table = self.tables.get(code)
+                    if table is not None:
+                        log.warning("table %s: its lease is another process's now", code)
+                        table.lose()
+                await self.relay.check()
+            except (RedisError, OSError) as err:
+                log.warning("could not renew leases: %r", err)
+
+    async def _adopt_orphans(self) -> None:
+        """Take the tables in play whose lease has expired (their owner is gone), and
+        rebuild them here: a few at a time, every lease or so (at random, so that
+        processes take turns)."""
+        assert self.cluster is not None
+        gate = asyncio.Semaphore(ADOPTING)
+
+        async def adopt(code: str) -> None:
+            async with gate:
+                try:
+                    if await self.cluster_take(code) and await self._load(code) is not None:
+                        self.adopted += 1
+                        log.info("adopted", extra={"fields": {"event": "adopted",
+                                                              "table": code}})
+                except Exception:
+                    log.exception("table %s could not be adopted", code)
+
+        while True:
+            try:
+                now = time.time()
+                codes = [c for c, owner, beat in await self.store.in_play()
+                         if c not in self.tables and c not in self._loading
+                         and not self._fresh(owner, beat, now)]
+                owners = await self.cluster.owners(codes)
+                orphans = [c for c, o in zip(codes, owners, strict=True) if o is None]
+                random.shuffle(orphans)
+                if orphans:
+                    await asyncio.gather(*(adopt(code) for code in orphans))
+            except Exception as err:
+                log.warning("could not look for orphaned tables: %r", err)
+            await asyncio.sleep(self.cluster.lease * random.uniform(0.3, 0.6))
+
+    def _fresh(self, owner: str | None, beat: float | None, now: float) -> bool:
+        """Whether ``owner`` (another process) said it was alive within a lease."""
+        assert self.cluster is not None
+        return (owner is not None and owner != self.cluster.me and beat is not None
+                and now - beat < self.cluster.lease)
+
+    async def _alive_holder(self, code: str) -> bool:
+        """Whether the process that claimed ``code`` last is alive (by its heartbeats)."""
+        owner, beat = await self.store.holder(code)
+        return self._fresh(owner, beat, time.time())
+
+    async def cluster_take(self, code: str) -> bool:
+        """Take table ``code``'s lease for this process (with a cluster)."""
+        assert self.cluster is not None
+        return code not in self.tables and await self.cluster.take(code)
+
+
+def finished_record(table: Table) -> dict[str, Any]:
+    """The record of ``table``'s finished hands: the hand in progress is never in it."""
+    if table.match is None:
+        return {"variant": table.variant, "players": table.players,
+                "options": {}, "hands": [], "result": None}
+    out = to_record(table.match)
+    if table.match.hand_in_progress:
+        out["hands"] = out["hands"][:-1]
+    return out
 
 
 def _plausible(code: str) -> bool:

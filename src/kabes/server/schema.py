@@ -23,6 +23,8 @@ tables = sa.Table(
     sa.Column("status", sa.String(16), nullable=False, index=True),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("epoch", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("owner", sa.String(128), nullable=True),
 )
 
 table_events = sa.Table(
@@ -35,6 +37,7 @@ table_events = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
     sa.Column("seat", sa.Integer, nullable=True),
     sa.Column("action", sa.String(64), nullable=True),
+    sa.Column("epoch", sa.Integer, nullable=False, server_default="0"),
 )
 
 matches = sa.Table(

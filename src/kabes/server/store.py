@@ -4,6 +4,12 @@ SQLite (WAL, ``synchronous=FULL``) by default, PostgreSQL (asyncpg) with another
 same code for both. Writes go through one writer task that commits in groups: every entry
 waiting at that moment goes into one transaction, so a move costs a share of one durable
 commit, not a commit of its own. :meth:`Store.append` returns only once its entry is durable.
+
+Fencing: every entry carries the epoch of the owner that wrote it, and the store keeps an entry
+only if its epoch is the table's current one (read under a lock in the transaction that keeps
+the entry); :meth:`Store.claim` raises a table's epoch when a process takes it. An entry from an
+older epoch is refused with :class:`Fenced` and nothing of it is kept: a process that was
+paused or cut off can never write into a table that another process has taken since.
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ from kabes.server.schema import (
     table_events,
     tables,
 )
-from kabes.server.table import Entry
+from kabes.server.table import Entry, Lost
 
 log = logging.getLogger("kabes.store")
 
@@ -47,6 +53,9 @@ HEARTBEAT_SECONDS = 0.25
 MAX_BATCH = 1000
 MIGRATIONS = Path(__file__).with_name("migrations")
 SERVER_ID = "local"
+"""The server id of a process that runs alone (without Redis)."""
+STALE_SERVERS = 86_400.0
+"""Seconds after which a server's heartbeat row is forgotten (see :meth:`Store.forget_servers`)."""
 
 _model = PlackettLuce()
 
@@ -81,12 +90,30 @@ class StoreError(Exception):
     """The store could not keep something; nothing of it was kept."""
 
 
+class Fenced(StoreError, Lost):
+    """An entry was refused: its table has been taken by another owner (a newer epoch) since
+    the writer took it. The writer no longer owns the table and must drop it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A table taken by this process: its new epoch, and the last heartbeat of the process
+    that owned it before (None if unknown), from which its clocks resume."""
+
+    epoch: int
+    heartbeat: float | None
+
+
 class Store:
     """The database behind the server; :meth:`open` before use, :meth:`close` after."""
 
-    def __init__(self, url: str, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self, url: str, metrics: Metrics | None = None, server_id: str = SERVER_ID
+    ) -> None:
         self.url = url
         self.metrics = metrics
+        self.server_id = server_id
+        """Who this process is: its heartbeats and the tables it claims are kept under it."""
         args: dict[str, Any] = {}
         if url.startswith("sqlite"):
             args["connect_args"] = {"timeout": 30}
@@ -166,14 +193,12 @@ class Store:
                 batch.append(self._queue.get_nowait())
             started = time.perf_counter()
             try:
-                await self._commit(batch)
+                refused = await self._commit(batch)
             except Exception as err:
                 log.warning("group commit of %d failed (%r); one by one now", len(batch), err)
                 await self._write_singly(batch)
             else:
-                for item in batch:
-                    if not item.done.done():
-                        item.done.set_result(None)
+                _settle(batch, refused)
             if self.metrics is not None:
                 self.metrics.commits.observe(time.perf_counter() - started)
                 self.metrics.batch.observe(len(batch))
@@ -181,26 +206,25 @@ class Store:
     async def _write_singly(self, batch: list[_Pending]) -> None:
         for item in batch:
             try:
-                await self._commit([item])
+                refused = await self._commit([item])
             except Exception as err:
                 if not item.done.done():
                     item.done.set_exception(StoreError(f"could not store: {err!r}"))
             else:
-                if not item.done.done():
-                    item.done.set_result(None)
+                _settle([item], refused)
 
-    async def _commit(self, batch: list[_Pending]) -> None:
+    async def _commit(self, batch: list[_Pending]) -> dict[int, int]:
         """``batch`` in one transaction: for a SQLite file, whole in the store's thread (one
         hop from the event loop per commit, not one per statement: a busy loop would
-        otherwise stretch every step of every commit); else on the event loop."""
+        otherwise stretch every step of every commit); else on the event loop. The entries
+        refused by their epoch: {index in batch: the table's epoch}."""
         if self._sync is None:
             async with self.engine.begin() as conn:
-                await conn.run_sync(_write, batch)
-            return
+                return await conn.run_sync(_write, batch, self.server_id)
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._thread, self._commit_sync, batch)
+        return await loop.run_in_executor(self._thread, self._commit_sync, batch)
 
-    def _commit_sync(self, batch: list[_Pending]) -> None:
+    def _commit_sync(self, batch: list[_Pending]) -> dict[int, int]:
         assert self._sync is not None and self._path is not None
         try:
             now = os.stat(self._path).st_ino
@@ -212,7 +236,7 @@ class Store:
             self._sync.dispose()
             self._inode = now
         with self._sync.begin() as conn:
-            _write(conn, batch)
+            return _write(conn, batch, self.server_id)
 
     # Players ---------------------------------------------------------------------------
 
@@ -307,32 +331,104 @@ class Store:
 
     # Tables ----------------------------------------------------------------------------
 
-    async def live_codes(self) -> list[str]:
-        """Tables not over: the ones a restart must rebuild."""
+    async def live_codes(self, statuses: tuple[str, ...] | None = None) -> list[str]:
+        """Tables not over (or only those in ``statuses``): the ones a restart must rebuild."""
+        where = tables.c.status != "over" if statuses is None else tables.c.status.in_(statuses)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(sa.select(tables.c.code).where(where))).all()
+        return [r[0] for r in rows]
+
+    async def claim(self, code: str) -> Claim | None:
+        """Take table ``code`` for this process: its epoch goes up by one, so that whoever
+        owned it before can write nothing more into it. None if there is no such table.
+        Read the table's log only after this: nothing can be added to it under an older
+        epoch once this returns."""
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(
+                sa.select(tables.c.epoch, tables.c.owner).where(tables.c.code == code)
+                .with_for_update()
+            )).first()
+            if row is None:
+                return None
+            epoch = int(row[0]) + 1
+            await conn.execute(tables.update().where(tables.c.code == code)
+                               .values(epoch=epoch, owner=self.server_id))
+            beat = None
+            if row[1] is not None:
+                beat = (await conn.execute(
+                    sa.select(servers.c.heartbeat_at).where(servers.c.id == row[1])
+                )).scalar()
+        return Claim(epoch, None if beat is None else float(beat))
+
+    async def holder(self, code: str) -> tuple[str | None, float | None]:
+        """Who claimed table ``code`` last (None if nobody holds it now) and when that
+        process last said it was alive."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                sa.select(tables.c.owner, servers.c.heartbeat_at)
+                .select_from(tables.outerjoin(servers, servers.c.id == tables.c.owner))
+                .where(tables.c.code == code)
+            )).first()
+        if row is None:
+            return None, None
+        return row[0], None if row[1] is None else float(row[1])
+
+    async def in_play(self) -> list[tuple[str, str | None, float | None]]:
+        """Every table whose clocks run (playing, between hands): its code, who claimed it
+        last, and when that process last said it was alive."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
-                sa.select(tables.c.code).where(tables.c.status != "over")
+                sa.select(tables.c.code, tables.c.owner, servers.c.heartbeat_at)
+                .select_from(tables.outerjoin(servers, servers.c.id == tables.c.owner))
+                .where(tables.c.status.in_(("playing", "between_hands")))
             )).all()
-        return [r[0] for r in rows]
+        return [(str(c), o, None if h is None else float(h)) for c, o, h in rows]
+
+    async def disown(self, codes: list[str]) -> None:
+        """This process holds ``codes`` no more (it let them go; nobody took them)."""
+        if not codes:
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(tables.update().where(
+                tables.c.code.in_(codes), tables.c.owner == self.server_id).values(owner=None))
+
+    async def epoch(self, code: str) -> int | None:
+        """Table ``code``'s current epoch (None if there is no such table)."""
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(
+                sa.select(tables.c.epoch).where(tables.c.code == code)
+            )).scalar()
+        return None if found is None else int(found)
 
     async def load_entries(self, code: str) -> list[Entry]:
         """Table ``code``'s log, in order (empty if there is no such table)."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
                 sa.select(table_events.c.seq, table_events.c.kind, table_events.c.data,
-                          table_events.c.at, table_events.c.seat, table_events.c.action)
+                          table_events.c.at, table_events.c.seat, table_events.c.action,
+                          table_events.c.epoch)
                 .where(table_events.c.code == code)
                 .order_by(table_events.c.seq)
             )).all()
-        return [Entry(s, k, json.loads(d), a, seat, act) for s, k, d, a, seat, act in rows]
+        return [Entry(s, k, json.loads(d), a, seat, act, e)
+                for s, k, d, a, seat, act, e in rows]
 
-    async def last_heartbeat(self) -> float | None:
-        """When this server last said it was alive."""
+    async def last_heartbeat(self, server: str | None = None) -> float | None:
+        """When ``server`` (by default this one) last said it was alive."""
         async with self.engine.connect() as conn:
             row = (await conn.execute(
-                sa.select(servers.c.heartbeat_at).where(servers.c.id == SERVER_ID)
+                sa.select(servers.c.heartbeat_at)
+                .where(servers.c.id == (server or self.server_id))
             )).first()
         return None if row is None else float(row[0])
+
+    async def forget_servers(self, older_than: float = STALE_SERVERS) -> None:
+        """Forget the heartbeats of servers silent for ``older_than`` seconds (each process
+        of a cluster beats under a name of its own, new at every start)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(servers.delete().where(
+                servers.c.heartbeat_at < time.time() - older_than,
+                servers.c.id != SERVER_ID))
 
     async def match_record(self, code: str) -> dict[str, Any] | None:
         """The record kept when table ``code``'s match ended."""
@@ -350,15 +446,50 @@ def _rating(mu: float, sigma: float) -> float:
     return round(mu - 3 * sigma, 2)
 
 
-def _write(conn: sa.Connection, batch: list[_Pending]) -> None:
-    """The entries of ``batch``, their effects, and the heartbeat if one is asked for."""
+def _settle(batch: list[_Pending], refused: dict[int, int]) -> None:
+    """Release the writers of a committed ``batch``: :class:`Fenced` for the refused."""
+    for index, item in enumerate(batch):
+        if item.done.done():
+            continue
+        if index in refused:
+            assert item.entry is not None
+            item.done.set_exception(Fenced(
+                f"table {item.code} is at epoch {refused[index]}; an entry of epoch "
+                f"{item.entry.epoch} is refused"))
+        else:
+            item.done.set_result(None)
+
+
+def _write(conn: sa.Connection, batch: list[_Pending], server: str) -> dict[int, int]:
+    """The entries of ``batch`` whose epoch is their table's, their effects, and the
+    heartbeat if one is asked for; the refused: {index in batch: the table's epoch}.
+
+    The tables' epochs are read under a shared lock (PostgreSQL ``FOR SHARE``; SQLite has one
+    writer at a time), so no claim can raise one between this check and the commit. A table
+    with no row yet is one being created: its first entry's effects make its row."""
+    codes = sorted({item.code for item in batch if item.entry is not None and item.code})
+    epochs: dict[str, int] = {}
+    for start in range(0, len(codes), 500):
+        part = codes[start:start + 500]
+        epochs.update((str(c), int(e)) for c, e in conn.execute(
+            sa.select(tables.c.code, tables.c.epoch).where(tables.c.code.in_(part))
+            .order_by(tables.c.code).with_for_update(read=True)
+        ))
     rows = []
+    refused: dict[int, int] = {}
+    kept: list[_Pending] = []
     beat = False
-    for item in batch:
+    for index, item in enumerate(batch):
         if item.entry is None:
             beat = True
             continue
         entry = item.entry
+        assert item.code is not None
+        current = epochs.get(item.code)
+        if current is not None and current != entry.epoch:
+            refused[index] = current
+            continue
+        kept.append(item)
         rows.append({
             "code": item.code,
             "seq": entry.seq,
@@ -367,18 +498,22 @@ def _write(conn: sa.Connection, batch: list[_Pending]) -> None:
             "at": entry.at,
             "seat": entry.seat,
             "action": entry.action,
+            "epoch": entry.epoch,
         })
     if rows:
         conn.execute(table_events.insert(), rows)
-    for item in batch:
+    for item in kept:
+        assert item.entry is not None
         for effect in item.effects:
-            _carry_out(conn, effect)
+            _carry_out(conn, effect, item.entry.epoch, server)
     if beat:
-        _beat(conn, time.time())
+        _beat(conn, time.time(), server)
+    return refused
 
 
-def _carry_out(conn: sa.Connection, effect: Effect) -> None:
-    """One effect, inside the transaction that keeps its entry."""
+def _carry_out(conn: sa.Connection, effect: Effect, epoch: int, server: str) -> None:
+    """One effect, inside the transaction that keeps its entry (of ``epoch``, written by
+    ``server``)."""
     now = time.time()
     if isinstance(effect, TableStatus):
         updated = conn.execute(
@@ -387,7 +522,8 @@ def _carry_out(conn: sa.Connection, effect: Effect) -> None:
         )
         if updated.rowcount == 0:
             conn.execute(tables.insert().values(
-                code=effect.code, status=effect.status, created_at=now, updated_at=now))
+                code=effect.code, status=effect.status, created_at=now, updated_at=now,
+                epoch=epoch, owner=server))
     elif isinstance(effect, MatchStarted):
         conn.execute(matches.insert().values(
             code=effect.code, variant=effect.variant, players=effect.players,
@@ -454,12 +590,12 @@ def _rate_hand(conn: sa.Connection, effect: HandRated) -> None:
             )
 
 
-def _beat(conn: sa.Connection, now: float) -> None:
+def _beat(conn: sa.Connection, now: float, server: str) -> None:
     updated = conn.execute(
-        servers.update().where(servers.c.id == SERVER_ID).values(heartbeat_at=now)
+        servers.update().where(servers.c.id == server).values(heartbeat_at=now)
     )
     if updated.rowcount == 0:
-        conn.execute(servers.insert().values(id=SERVER_ID, heartbeat_at=now))
+        conn.execute(servers.insert().values(id=server, heartbeat_at=now))
 
 
 def _sqlite_file(url: str) -> str | None:
@@ -483,8 +619,17 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+MIGRATION_LOCK = 0x6B61626573
+"""PostgreSQL advisory lock held while migrating: processes started together on one
+database migrate it one after the other (the later ones find it up to date)."""
+
+
 def _upgrade(connection: sa.Connection) -> None:
-    """Alembic's ``upgrade head`` on this connection."""
+    """Alembic's ``upgrade head`` on this connection (under the migration lock on
+    PostgreSQL, until the transaction ends)."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"),
+                           {"key": MIGRATION_LOCK})
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection

@@ -93,6 +93,8 @@ class Entry:
     """The seat whose action made it, if any."""
     action: str | None = None
     """That action's id, so a retried id is answered, not applied again."""
+    epoch: int = 0
+    """The epoch of the owner that wrote it (the store refuses one older than the table's)."""
 
 
 class Connection(Protocol):
@@ -113,8 +115,14 @@ class Store(Protocol):
     """What a table needs of the store."""
 
     async def append(self, code: str, entry: Entry, effects: list[Effect]) -> None:
-        """Commit ``entry`` and its effects durably; raise if that cannot be done."""
+        """Commit ``entry`` and its effects durably; raise if that cannot be done (the
+        store's ``Fenced`` if the table has a newer owner)."""
         ...
+
+
+class Lost(Exception):
+    """Raised by a table's store when the table has a newer owner: whoever holds this table
+    in memory holds it no longer (the store's ``Fenced`` is one)."""
 
 
 class TableError(Exception):
@@ -150,8 +158,9 @@ class Seat:
     left: bool = False
     away_since: float | None = None
     restarted: bool = False
-    """Since a restart, this person has neither come back nor ended a turn: the restart
-    forced them off, so they keep the normal clock until one of those happens."""
+    """Since a restart (or a disconnection forced by the servers: a process died, the link
+    between processes broke), this person has neither come back nor ended a turn: they were
+    forced off, so they keep the normal clock until one of those happens."""
     """When this person last lost every socket (None while connected; computers: None)."""
     sockets: list[Connection] = field(default_factory=list)
 
@@ -182,10 +191,21 @@ class Attach:
 
 
 @dataclass(slots=True)
-class Detach:
-    """A socket closed."""
+class Greet:
+    """A socket said hello for ``player``, whose seat the table finds (a socket relayed from
+    another process: see kabes.server.relay)."""
 
     conn: Connection
+    player: int
+
+
+@dataclass(slots=True)
+class Detach:
+    """A socket closed (``forced``: by the servers, not by its client: the process holding
+    it died, or the link between processes broke)."""
+
+    conn: Connection
+    forced: bool = False
 
 
 @dataclass(slots=True)
@@ -238,7 +258,9 @@ class Call:
     reply: asyncio.Future[Any]
 
 
-InboxItem = ClientAction | Attach | Detach | Join | Tick | Thought | Advice | Reviewed | Call
+InboxItem = (
+    ClientAction | Attach | Greet | Detach | Join | Tick | Thought | Advice | Reviewed | Call
+)
 
 
 class Table:
@@ -296,6 +318,13 @@ class Table:
         """The table opened by ``play_again`` once this match is over."""
         self.reopen: Callable[[Table, int], Awaitable[str]] | None = None
         """Opens the same table again with ``seat``'s person as host (set by the hub)."""
+        self.epoch = 0
+        """The epoch of this process's ownership: every entry it writes carries it."""
+        self.lost = False
+        """Another process owns this table now: it writes nothing more, answers nothing."""
+        self.on_lost: Callable[[Table], None] | None = None
+        """Called once when the store refuses an entry for a newer owner (set by the hub,
+        which drops the table and sends its sockets elsewhere)."""
 
     # The log ---------------------------------------------------------------------------
 
@@ -326,7 +355,10 @@ class Table:
             sitter.restarted = False
             news.append({"kind": "connected", "seat": data["seat"]})
         elif kind == "disconnected":
-            self._seat(data["seat"]).away_since = at
+            sitter = self._seat(data["seat"])
+            sitter.away_since = at
+            if data.get("forced"):  # the servers dropped the socket: not the person's doing
+                sitter.restarted = True
             news.append({"kind": "disconnected", "seat": data["seat"]})
         elif kind == "left":
             seat = data["seat"]
@@ -582,7 +614,10 @@ class Table:
             self._reschedule()
 
     async def _handle(self, item: InboxItem) -> None:
-        if self._stale and not isinstance(item, Attach | Detach | Reviewed):
+        if self.lost:
+            self._refuse(item)
+            return
+        if self._stale and not isinstance(item, Attach | Greet | Detach | Reviewed):
             try:
                 await self._reload()
             except TableError as err:
@@ -599,8 +634,17 @@ class Table:
                 self.metrics.latency.labels(kind).observe(time.perf_counter() - item.received)
         elif isinstance(item, Attach):
             await self._on_attach(item.conn)
+        elif isinstance(item, Greet):
+            seat = self.seat_of(item.player)
+            if seat is None:
+                item.conn.send(wire.encode(wire.error(None, "not_seated",
+                                                      "you hold no seat at this table")))
+                item.conn.close(4401)
+                return
+            item.conn.seat = seat
+            await self._on_attach(item.conn)
         elif isinstance(item, Detach):
-            await self._on_detach(item.conn)
+            await self._on_detach(item.conn, item.forced)
         elif isinstance(item, Join):
             await self._on_join(item)
         elif isinstance(item, Tick):
@@ -624,6 +668,17 @@ class Table:
         elif isinstance(item, Call) and not item.reply.done():
             item.reply.set_result(item.fn())
 
+    @staticmethod
+    def _refuse(item: InboxItem) -> None:
+        """Answer ``item`` of a table that has moved to another process: ``unavailable``."""
+        moved = TableError("unavailable", "this table has moved; reconnect")
+        if isinstance(item, ClientAction):
+            item.conn.send(wire.encode(wire.error(item.action.id, moved.code, moved.message)))
+        elif isinstance(item, Join | Call) and not item.reply.done():
+            item.reply.set_exception(moved)
+        elif isinstance(item, Attach | Greet):
+            item.conn.close(1012)
+
     async def _commit(
         self,
         kind: str,
@@ -635,7 +690,9 @@ class Table:
         is put back as it was before the entry, and the error goes up."""
         if self._stale:
             await self._reload()
-        entry = Entry(self.seq + 1, kind, data, self.clock.now(), seat, action)
+        if self.lost:
+            raise TableError("unavailable", "this table has moved; reconnect")
+        entry = Entry(self.seq + 1, kind, data, self.clock.now(), seat, action, self.epoch)
         before_status = self.status
         try:
             events, news = self.apply(entry)
@@ -645,6 +702,11 @@ class Table:
         effects = self._effects(entry, events, before_status)
         try:
             await self.store.append(self.code, entry, effects)
+        except Lost:
+            log.warning("table %s: seq %d refused, another owner has it (epoch %d was ours)",
+                        self.code, entry.seq, self.epoch)
+            self.lose()
+            raise TableError("unavailable", "this table has moved; reconnect") from None
         except Exception:
             log.exception("table %s: could not store seq %d", self.code, entry.seq)
             self._retry_at = self.clock.now() + STORE_RETRY_SECONDS
@@ -657,6 +719,20 @@ class Table:
         if self.metrics is not None and kind == "move":
             self.metrics.moves.inc()
         return entry
+
+    def lose(self) -> None:
+        """Another process owns this table now (the store refused an entry, or the lease
+        went elsewhere): nothing more is written or sent from here; the hub drops it."""
+        if self.lost:
+            return
+        self.lost = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.on_lost is not None:
+            # After the refusal in hand is answered: the asker hears why, then the socket
+            # closes.
+            asyncio.get_running_loop().call_soon(self.on_lost, self)
 
     async def _reload(self) -> None:
         """Rebuild this table from the store after a failed write (nothing was acked). If
@@ -791,14 +867,17 @@ class Table:
             with contextlib.suppress(TableError):
                 await self._commit("connected", {"seat": conn.seat})
 
-    async def _on_detach(self, conn: Connection) -> None:
+    async def _on_detach(self, conn: Connection, forced: bool = False) -> None:
         sitter = self.seats[conn.seat] if conn.seat < len(self.seats) else None
         if sitter is None or conn not in sitter.sockets:
             return
         sitter.sockets.remove(conn)
         if not sitter.sockets and sitter.person and not sitter.left and not self.closed:
+            data: dict[str, Any] = {"seat": conn.seat}
+            if forced:
+                data["forced"] = True
             with contextlib.suppress(TableError):
-                await self._commit("disconnected", {"seat": conn.seat})
+                await self._commit("disconnected", data)
 
     async def _on_join(self, join: Join) -> None:
         try:
@@ -1088,7 +1167,7 @@ class Table:
 
     def _reschedule(self) -> None:
         """Set the timer for the running clock, and wake a computer seat whose turn it is."""
-        if self.closed:
+        if self.closed or self.lost:
             return
         if self._timer is not None:
             self._timer.cancel()
@@ -1111,7 +1190,8 @@ class Table:
 
     def _think(self, turn_id: int) -> None:
         """Send a computer seat's decision to the workers; its move comes back by the inbox."""
-        if self.closed or turn_id != self.turn_id or self.match is None or self.turn is None:
+        if (self.closed or self.lost or turn_id != self.turn_id or self.match is None
+                or self.turn is None):
             return
         seat = self.turn
         sitter = self.seats[seat]
