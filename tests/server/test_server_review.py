@@ -294,10 +294,12 @@ async def with_workers(db_url: str, settings: Settings) -> AsyncIterator[Server]
 
 
 async def test_other_tables_move_on_while_a_review_is_searched(tmp_path: Path) -> None:
-    """With two real workers and 2 s per position, another table's moves (a person's ack,
-    then its computer seat's answer, thought in a worker) each come within half a second:
-    a search on the event loop would hold them for 2 s, and a computer seat queued behind a
-    review's search would wait about 1 s. The margin is for a busy test machine."""
+    """With two real workers and 2 s per position, another table makes several moves (a
+    person's ack, then its computer seat's answer, thought in a worker) and the reviewing
+    table answers a sync, all while the review is still searching: a search on the event
+    loop would hold the first of them for its 2 s, and a computer seat queued behind review
+    searches would wait as long, so only one move would fit. Told by order and count, not by
+    a time limit, so a busy test machine does not make it fail."""
     budget = 2.0
     settings = Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.02,
                         review_budget=budget)
@@ -320,14 +322,10 @@ async def test_other_tables_move_on_while_a_review_is_searched(tmp_path: Path) -
             # the move acknowledged, and the computer's answer made by a worker
             update = await my_turn(other, await play_lightest(other, update))
             waits.append(time.perf_counter() - started)
-        started = time.perf_counter()
         synced = await fresh(reviewer, send)  # the reviewing table serves its seat meanwhile
-        sync_wait = time.perf_counter() - started
         assert not [m for m in reviewer.log if m.get("id") == "slow"], "the review was too quick"
         review = await answer(reviewer, "slow", timeout=searched * budget + 30)
         took = time.perf_counter() - asked
         assert review["type"] == "review" and synced["table"]["status"] == "between_hands"
-        assert waits, "the other table made no move while the review was searched"
-        assert max(waits) < budget / 4, waits
-        assert sync_wait < budget / 4
+        assert len(waits) >= 2, f"one move while the review searched, after {waits[0]:.2f} s"
         assert took >= budget * 0.9  # the review did search: at least one position
