@@ -620,7 +620,9 @@ def main() -> None:
                 times = sorted(asyncio.run(failover(args, folder, db, url)))
                 p50 = times[(len(times) - 1) // 2]
                 lines.append(f"failover: p50 {p50:.2f} s, max {times[-1]:.2f} s over "
-                             f"{len(times)} kills (lease {args.lease:g} s)")
+                             f"{len(times)} kills")
+                lines.append(f"  leases of {args.lease:g} s: a table moves once its "
+                             "owner's lease has run out")
         finally:
             if isinstance(redis, OwnRedis):
                 redis.kill()
