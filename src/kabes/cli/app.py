@@ -180,6 +180,11 @@ def serve(
     expert_budget: Annotated[
         float, typer.Option(min=0.001, help="Seconds the expert searches per move.")
     ] = DEFAULT_BUDGET,
+    fixed_budget: Annotated[
+        bool, typer.Option("--fixed-budget", help="Give every expert search the whole "
+                           "--expert-budget, however busy the workers (by default it shrinks "
+                           "while they are busy, never below 0.05 s).")
+    ] = False,
     workers: Annotated[
         int | None, typer.Option(min=1, help="Processes for computer seats (default: cores).")
     ] = None,
@@ -213,6 +218,7 @@ def serve(
         pause_seconds=pause_seconds,
         computer_delay=computer_delay,
         expert_budget=expert_budget,
+        budget_follows_load=not fixed_budget,
     )
     clustering = None
     if redis is not None:

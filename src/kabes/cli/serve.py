@@ -72,7 +72,8 @@ def serve(
     size = workers or os.cpu_count() or 1
     pool = worker_pool(size)
     warm_up(pool, size)
-    settings = replace(settings, review_searches=max(1, size - REVIEW_WORKERS_KEPT_FREE))
+    settings = replace(settings, review_searches=max(1, size - REVIEW_WORKERS_KEPT_FREE),
+                       workers=size)
     app = create_app(url, settings, executor=pool, cluster=cluster)
     config = uvicorn.Config(
         app,

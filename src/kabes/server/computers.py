@@ -2,6 +2,10 @@
 
 The functions are module-level so a process pool can run them; each builds a fresh level from
 a seed, so a worker keeps nothing between tables.
+
+A computer seat's budget follows the load (:func:`load_budget`): when more searches are in
+flight than there are workers, each new one gets a share of the full budget, never less than
+EXPERT_FLOOR, so that a busy pool answers on time instead of queueing (docs/server.md).
 """
 
 from __future__ import annotations
@@ -23,6 +27,53 @@ from kabes.server import wire
 from kabes.views import View
 
 PR_SET_PDEATHSIG = 1
+
+EXPERT_FLOOR = 0.05
+"""The least a search is given when the workers are busy, in seconds: the budget at which
+the expert's strength is measured and promised (docs/levels.md, issue 10's targets)."""
+
+LATE_MARGIN = 0.25
+"""Seconds past ``computer_delay + expert_budget`` after which a computer's move is late:
+room for the worker round trip and the store's commit."""
+
+
+def load_budget(full: float, workers: int, in_flight: int) -> float:
+    """The seconds a new search gets when ``in_flight`` searches (running or queued) are
+    already with ``workers`` processes: ``full`` while a worker is free, else the share that
+    lets the pool drain everything in about ``full`` seconds, never below EXPERT_FLOOR (nor
+    above ``full``)."""
+    if full <= EXPERT_FLOOR:
+        return full
+    workers = max(1, workers)
+    share = full * workers / max(workers, in_flight + 1)
+    return max(EXPERT_FLOOR, share)
+
+
+def late(waited: float, delay: float, budget: float) -> bool:
+    """Whether a computer's move that came ``waited`` seconds after its turn began is late:
+    after the table's ``computer_delay`` and full ``expert_budget`` plus LATE_MARGIN."""
+    return waited > delay + budget + LATE_MARGIN
+
+
+class Searches:
+    """The searches one event loop's tables have sent to the workers and not had back:
+    what :func:`load_budget` reads."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self.in_flight = 0
+
+    def budget(self, full: float) -> float:
+        """The budget a search started now gets (see :func:`load_budget`)."""
+        return load_budget(full, self.workers, self.in_flight)
+
+    def started(self) -> None:
+        """One more search is with the workers."""
+        self.in_flight += 1
+
+    def ended(self) -> None:
+        """A search came back (answered, failed or cancelled)."""
+        self.in_flight = max(0, self.in_flight - 1)
 
 
 def think(level: str, view: View, seed: int, budget: float) -> tuple[str, float]:

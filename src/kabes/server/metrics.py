@@ -9,10 +9,12 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 THINK_BUCKETS = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
+BUDGET_BUCKETS = (0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 2.0)
 
 
 class Metrics:
-    """Tables by status, sockets, moves, action latency and computer think time."""
+    """Tables by status, sockets, moves, action latency, and the computers' think time,
+    budgets, searches in flight and late moves."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
@@ -33,6 +35,23 @@ class Metrics:
         self.think = Histogram(
             "kabes_computer_think_seconds", "A computer seat's thinking time per move.",
             buckets=THINK_BUCKETS, registry=self.registry,
+        )
+        self.budget = Histogram(
+            "kabes_computer_budget_seconds",
+            "The budget a computer seat's search was given (shrunk while the workers are busy).",
+            buckets=BUDGET_BUCKETS, registry=self.registry,
+        )
+        self.searches = Gauge(
+            "kabes_computer_searches", "Searches sent to the workers and not yet back.",
+            registry=self.registry,
+        )
+        self.computer_moves = Counter(
+            "kabes_computer_moves", "Moves computer seats made.", registry=self.registry,
+        )
+        self.computer_moves_late = Counter(
+            "kabes_computer_moves_late",
+            "Computer moves later than computer_delay + expert_budget + LATE_MARGIN from the "
+            "turn.", registry=self.registry,
         )
         self.commits = Histogram(
             "kabes_store_commit_seconds", "One group commit of the store.",

@@ -78,6 +78,11 @@ class Settings:
     review_searches: int = 1
     """Review searches a process runs at once, every table together: ``kabes serve`` makes
     it its worker processes less REVIEW_WORKERS_KEPT_FREE (at least one)."""
+    workers: int = 1
+    """The worker processes computer seats think in (``kabes serve`` sets it)."""
+    budget_follows_load: bool = True
+    """Whether a computer seat's budget shrinks while the workers are busy
+    (kabes.server.computers.load_budget); off, every search gets ``expert_budget``."""
 
 
 @dataclass(slots=True)
@@ -302,6 +307,8 @@ class Table:
         self.task: asyncio.Task[None] | None = None
         self._timer: Timer | None = None
         self._thinking = -1
+        self._think_from = 0.0
+        """When the computer seat's turn was seen (clock time): a move is late from it."""
         self._advising: set[tuple[int, str]] = set()
         self._reviewing: dict[tuple[int, int], dict[str, list[Connection]]] = {}
         """Reviews being computed, by (seat, hand): the sockets waiting, by action id."""
@@ -651,6 +658,7 @@ class Table:
             await self._on_tick()
         elif isinstance(item, Thought):
             if item.turn_id == self.turn_id and self.turn is not None:
+                self._count_computer_move()
                 await self._commit("move", {"seat": self.turn, "move": item.move})
         elif isinstance(item, Advice):
             self._advising.discard((item.conn.seat, item.action_id))
@@ -1044,9 +1052,12 @@ class Table:
         seed = self.rng.getrandbits(64)
         budget = self.settings.hint_budget
         loop = asyncio.get_running_loop()
+        searches = self._searches(loop)
+        self._search_started(searches)
         future = loop.run_in_executor(self.executor, computers.advise, seen, seed, budget)
 
         def done(f: asyncio.Future[tuple[str, str]]) -> None:
+            self._search_ended(searches)
             if f.cancelled():
                 return
             if f.exception() is not None:
@@ -1104,9 +1115,14 @@ class Table:
 
         async def search(decision: Decision, own: int) -> dict[str, Any] | None:
             async with slots:
-                return await loop.run_in_executor(
-                    self.executor, computers.second_opinion, decision, own, budget
-                )
+                searches = self._searches(loop)
+                self._search_started(searches)
+                try:
+                    return await loop.run_in_executor(
+                        self.executor, computers.second_opinion, decision, own, budget
+                    )
+                finally:
+                    self._search_ended(searches)
 
         moves: list[dict[str, Any]] | None
         try:
@@ -1181,7 +1197,8 @@ class Table:
             sitter = self.seats[turn]
             if sitter is not None and not sitter.person:
                 self._thinking = self.turn_id
-                when = self.clock.now() + self.settings.computer_delay
+                self._think_from = self.clock.now()
+                when = self._think_from + self.settings.computer_delay
                 turn_id = self.turn_id
                 self.clock.call_at(when, lambda: self._think(turn_id))
 
@@ -1199,11 +1216,19 @@ class Table:
         seen = view(self.match, seat)
         seed = self.rng.getrandbits(64)
         loop = asyncio.get_running_loop()
+        searches = self._searches(loop)
+        budget = self.settings.expert_budget
+        if self.settings.budget_follows_load:
+            budget = searches.budget(budget)
+        if self.metrics is not None:
+            self.metrics.budget.observe(budget)
+        self._search_started(searches)
         future = loop.run_in_executor(
-            self.executor, computers.think, sitter.level, seen, seed, self.settings.expert_budget
+            self.executor, computers.think, sitter.level, seen, seed, budget
         )
 
         def done(f: asyncio.Future[tuple[str, float]]) -> None:
+            self._search_ended(searches)
             if f.cancelled():
                 return
             if f.exception() is not None:
@@ -1217,6 +1242,42 @@ class Table:
 
         future.add_done_callback(done)
 
+    def _searches(self, loop: asyncio.AbstractEventLoop) -> computers.Searches:
+        """The searches in flight from every table of this event loop."""
+        searches = _SEARCHES.get(loop)
+        if searches is None:
+            searches = computers.Searches(self.settings.workers)
+            _SEARCHES[loop] = searches
+        return searches
+
+    def _search_started(self, searches: computers.Searches) -> None:
+        searches.started()
+        if self.metrics is not None:
+            self.metrics.searches.set(searches.in_flight)
+
+    def _search_ended(self, searches: computers.Searches) -> None:
+        searches.ended()
+        if self.metrics is not None:
+            self.metrics.searches.set(searches.in_flight)
+
+    def computer_move_late(self, now: float) -> bool:
+        """Whether a computer's move arriving at ``now`` is late: after its turn was seen
+        plus ``computer_delay``, ``expert_budget`` and LATE_MARGIN (docs/server.md)."""
+        return computers.late(now - self._think_from, self.settings.computer_delay,
+                              self.settings.expert_budget)
+
+    def _count_computer_move(self) -> None:
+        if self.metrics is None:
+            return
+        self.metrics.computer_moves.inc()
+        if self.computer_move_late(self.clock.now()):
+            self.metrics.computer_moves_late.inc()
+
+
+_SEARCHES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, computers.Searches] = (
+    weakref.WeakKeyDictionary()
+)
+"""Searches in flight, by event loop: one count for every table a process serves."""
 
 _SLOTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
     weakref.WeakKeyDictionary()

@@ -1,0 +1,194 @@
+"""A computer seat's budget follows the load: it shrinks while the workers are busy, never
+below the floor, and comes back when they drain (kabes.server.computers.load_budget)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from pathlib import Path
+from typing import Any
+
+from harness import Server, Socket, running, sqlite_url
+from test_server_protocol import metric
+
+from kabes.server.computers import (
+    EXPERT_FLOOR,
+    LATE_MARGIN,
+    Searches,
+    late,
+    load_budget,
+    warm_up,
+    worker_pool,
+)
+from kabes.server.table import Settings
+
+EXPERTS = {"1": "expert", "2": "expert", "3": "expert"}
+
+
+def test_a_search_gets_the_whole_budget_while_a_worker_is_free() -> None:
+    assert load_budget(1.0, workers=2, in_flight=0) == 1.0
+    assert load_budget(1.0, workers=2, in_flight=1) == 1.0
+
+
+def test_the_budget_shrinks_as_searches_pile_up() -> None:
+    budgets = [load_budget(1.0, workers=2, in_flight=n) for n in range(2, 10)]
+    assert budgets == sorted(budgets, reverse=True)
+    assert len(set(budgets)) == len(budgets)
+    assert budgets[0] == 2 / 3  # two workers, three searches: each gets two thirds
+    assert budgets[-1] == 0.2  # ten searches on two workers: a fifth each
+
+
+def test_the_budget_never_falls_below_the_floor() -> None:
+    for in_flight in (40, 100, 10_000):
+        assert load_budget(1.0, workers=2, in_flight=in_flight) == EXPERT_FLOOR
+    assert load_budget(0.3, workers=1, in_flight=7) == EXPERT_FLOOR  # 0.3 / 8 is under it
+
+
+def test_a_budget_already_at_the_floor_or_under_it_is_not_shrunk() -> None:
+    assert load_budget(EXPERT_FLOOR, workers=1, in_flight=50) == EXPERT_FLOOR
+    assert load_budget(0.02, workers=1, in_flight=50) == 0.02
+
+
+def test_the_budget_comes_back_when_the_searches_drain() -> None:
+    searches = Searches(workers=2)
+    given = []
+    for _ in range(6):
+        given.append(searches.budget(1.0))
+        searches.started()
+    assert given[:2] == [1.0, 1.0]
+    assert given[2:] == sorted(given[2:], reverse=True) and given[-1] < 0.5
+    for _ in range(6):
+        searches.ended()
+    assert searches.in_flight == 0
+    assert searches.budget(1.0) == 1.0
+
+
+def test_a_computer_move_is_late_only_after_its_delay_budget_and_margin() -> None:
+    assert not late(waited=1.0 + 0.5 + LATE_MARGIN, delay=1.0, budget=0.5)
+    assert late(waited=1.0 + 0.5 + LATE_MARGIN + 0.01, delay=1.0, budget=0.5)
+
+
+# With real worker processes ---------------------------------------------------------------
+
+
+async def _play_person(sock: Socket, resume: bool = False) -> None:
+    """Play seat 0 (first legal move, next hand when due) until cancelled; ``resume``: from
+    the table as it is now (asked by a ``sync``)."""
+    ids = 0
+    if resume:
+        sock.send({"type": "sync", "id": "again"})
+    while True:
+        message = await sock.recv(timeout=60)
+        if message["type"] != "update":
+            continue
+        view = message["view"]
+        if view["result"] is not None:
+            return
+        ids += 1
+        if message["table"]["status"] == "between_hands":
+            sock.send({"type": "next_hand", "id": f"n{ids}"})
+        elif view["turn"] == 0 and view["legal"]:
+            sock.send({"type": "play", "id": f"m{ids}", "move": view["legal"][0]})
+
+
+async def _metrics(server: Server) -> str:
+    return (await server.http.get("/metrics")).text
+
+
+async def _until(server: Server, name: str, test: Any, seconds: float = 60.0) -> str:
+    """The metrics page once the sample ``name`` passes ``test`` (real time)."""
+    end = time.monotonic() + seconds
+    while True:
+        text = await _metrics(server)
+        if test(metric(text, name)):
+            return text
+        assert time.monotonic() < end, f"{name} never came right"
+        await asyncio.sleep(0.05)
+
+
+async def _tables_against_experts(server: Server, count: int) -> list[Socket]:
+    socks = []
+    for _ in range(count):
+        _, token = await server.guest()
+        code = (await server.open_table(token, variant="haitian", players=4,
+                                        computers=EXPERTS))["code"]
+        sock, _ = await server.connect(code, token)
+        socks.append(sock)
+    for sock in socks:
+        sock.send({"type": "start", "id": "s"})
+    return socks
+
+
+async def _budgets_while_busy(settings: Settings, tmp_path: Path, tables: int) -> str:
+    """Run ``tables`` tables of one person against three experts on one worker process
+    until 24 computer moves are made; the metrics page then, once the searches drained."""
+    with worker_pool(1) as pool:
+        warm_up(pool, 1)
+        async with running(sqlite_url(tmp_path), settings, executor=pool) as server:
+            socks = await _tables_against_experts(server, tables)
+            people = [asyncio.create_task(_play_person(s)) for s in socks]
+            try:
+                await _until(server, "kabes_computer_moves_total", lambda v: v >= 24)
+            finally:
+                for person in people:
+                    person.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.gather(*people, return_exceptions=True)
+            return await _until(server, "kabes_computer_searches", lambda v: v == 0)
+
+
+async def test_busy_workers_give_smaller_budgets_never_below_the_floor(tmp_path: Path) -> None:
+    settings = Settings(computer_delay=0.0, expert_budget=0.3, workers=1)
+    text = await _budgets_while_busy(settings, tmp_path, tables=8)
+    count = metric(text, "kabes_computer_budget_seconds_count")
+    assert count >= 24
+    shrunk = metric(text, 'kabes_computer_budget_seconds_bucket{le="0.2"}')
+    assert shrunk > 0  # eight tables on one worker: most searches got a share
+    assert metric(text, 'kabes_computer_budget_seconds_bucket{le="0.05"}') > 0  # the floor
+    assert metric(text, 'kabes_computer_budget_seconds_bucket{le="0.025"}') == 0
+    assert metric(text, 'kabes_computer_budget_seconds_bucket{le="0.3"}') == count
+
+
+async def test_with_a_fixed_budget_every_search_gets_it_all(tmp_path: Path) -> None:
+    settings = Settings(computer_delay=0.0, expert_budget=0.1, workers=1,
+                        budget_follows_load=False)
+    text = await _budgets_while_busy(settings, tmp_path, tables=8)
+    count = metric(text, "kabes_computer_budget_seconds_count")
+    assert count >= 24
+    assert metric(text, 'kabes_computer_budget_seconds_bucket{le="0.075"}') == 0
+
+
+async def test_a_table_alone_gets_the_whole_budget_back(tmp_path: Path) -> None:
+    settings = Settings(computer_delay=0.0, expert_budget=0.3, workers=1)
+    with worker_pool(1) as pool:
+        warm_up(pool, 1)
+        async with running(sqlite_url(tmp_path), settings, executor=pool) as server:
+            socks = await _tables_against_experts(server, 8)
+            people = [asyncio.create_task(_play_person(s)) for s in socks]
+            try:
+                await _until(server, "kabes_computer_moves_total", lambda v: v >= 24)
+            finally:
+                for person in people:
+                    person.cancel()
+                await asyncio.gather(*people, return_exceptions=True)
+            busy = await _until(server, "kabes_computer_searches", lambda v: v == 0)
+            assert metric(busy, 'kabes_computer_budget_seconds_bucket{le="0.2"}') > 0
+            # The searches drained; now only the first table plays on, so its experts think
+            # alone, each with the whole budget.
+            drained = busy
+            people = [asyncio.create_task(_play_person(socks[0], resume=True))]
+            try:
+                after = await _until(
+                    server, "kabes_computer_budget_seconds_count",
+                    lambda v: v >= metric(drained, "kabes_computer_budget_seconds_count") + 4,
+                )
+            finally:
+                for person in people:
+                    person.cancel()
+                await asyncio.gather(*people, return_exceptions=True)
+            added = (metric(after, "kabes_computer_budget_seconds_count")
+                     - metric(drained, "kabes_computer_budget_seconds_count"))
+            spent = (metric(after, "kabes_computer_budget_seconds_sum")
+                     - metric(drained, "kabes_computer_budget_seconds_sum"))
+            assert abs(spent - 0.3 * added) < 1e-6
