@@ -8,6 +8,7 @@ a new one for the same people), and prints:
 
     human pace: N tables, M sockets, p50 X ms, p99 Y ms, errors E, server RSS Z MiB
     flat out: N durable moves per second, p99 Y ms, errors E
+    computers: N tables against the expert, think p99 X ms, moves late E
 
 then, on lines of their own, the CPU the clients and the server used (they share the
 machine) and the load average.
@@ -21,12 +22,22 @@ machine) and the load average.
 - flat out: 200 tables of four people that never think; durable moves per second are the
   acks of ``play`` received over a fixed window (an ack is sent only once the move is
   committed).
+- computers (``--mode computers``, not part of ``both``): ``--computer-tables`` tables of one
+  person (2 to 6 s a move) against three expert seats, the server's real worker processes
+  thinking (``--workers``, ``--expert-budget``; ``--fixed-budget`` turns off the budget that
+  follows load, to compare). A computer's answer is timed by the person's socket, from the
+  update giving a computer seat its turn to the next update (its move); think is that less
+  ``--computer-delay``, and a move is late when think exceeds the expert budget plus the
+  server's LATE_MARGIN (docs/server.md, "Computers under load"). The server's own count of
+  late moves (/metrics) is printed beside it.
 
 Everything is bounded in time, talks only to 127.0.0.1, and the server (with its worker
 processes) is killed at the end whatever happens.
 
-Run: .venv/bin/python bench/load.py [--mode human|flat|both] [--tables N] [--seconds S]
-                                    [--ramp 500,1000,2000,...] [--flat-tables 200]
+Run: .venv/bin/python bench/load.py [--mode human|flat|both|computers] [--tables N]
+                                    [--seconds S] [--ramp 500,1000,2000,...]
+                                    [--flat-tables 200] [--computer-tables 40]
+                                    [--expert-budget 1.0] [--fixed-budget]
 """
 
 from __future__ import annotations
@@ -62,6 +73,9 @@ TARGET_P99_MS = 100.0
 SETUP_CONCURRENCY = 24
 """Tables set up at once by one client process."""
 COMPUTERS = {"1": "casual", "2": "skilled", "3": "casual"}
+EXPERTS = {"1": "expert", "2": "expert", "3": "expert"}
+LATE_MARGIN = 0.25
+"""kabes.server.computers.LATE_MARGIN: seconds past delay and budget that make a move late."""
 
 
 # The server --------------------------------------------------------------------------------
@@ -87,8 +101,10 @@ class Server:
             str(kabes), "serve", "--host", HOST, "--port", str(self.port),
             "--db", f"sqlite:///{folder / (name + '.sqlite3')}",
             "--computer-delay", str(args.computer_delay), "--workers", str(args.workers),
-            "--log-level", args.log_level,
+            "--expert-budget", str(args.expert_budget), "--log-level", args.log_level,
         ]
+        if args.fixed_budget:
+            command.append("--fixed-budget")
         self.process = subprocess.Popen(
             command, cwd=folder, stdout=self.log, stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -144,6 +160,15 @@ class Server:
              "--output", str(out)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
+
+    def counter(self, name: str) -> float:
+        """The value of the sample ``name`` in /metrics (0 if absent)."""
+        with contextlib.suppress(httpx.HTTPError):
+            for line in httpx.get(self.url + "/metrics", timeout=10).text.splitlines():
+                sample, _, value = line.partition(" ")
+                if sample == name:
+                    return float(value)
+        return 0.0
 
     def store_counts(self) -> tuple[float, float, float]:
         """The store's group commits so far: (commits, entries, seconds committing), from
@@ -210,6 +235,8 @@ class Stats:
     """When each of those was complete (time.monotonic, shared by all processes)."""
     acks: array = field(default_factory=lambda: array("d"))  # type: ignore[type-arg]
     """When each ack of a play arrived."""
+    answers: array = field(default_factory=lambda: array("d"))  # type: ignore[type-arg]
+    """Seconds from a computer seat's turn to its move, as the person's socket saw them."""
     errors: Counter[str] = field(default_factory=Counter)
 
 
@@ -243,6 +270,8 @@ class TableRun:
         self.ids = itertools.count()
         self.matches = 0
         self.host = 0
+        self.computer_turn: tuple[int, float] | None = None
+        """The seq of the update that gave a computer seat its turn, and when it came."""
 
     @property
     def people(self) -> int:
@@ -255,7 +284,8 @@ class TableRun:
         body: dict[str, Any] = {"variant": "partnership", "players": 4,
                                 "options": {"target": self.proc.target}}
         if self.computers:
-            body = {"variant": "haitian", "players": 4, "computers": COMPUTERS}
+            body = {"variant": "haitian", "players": 4,
+                    "computers": EXPERTS if self.proc.experts else COMPUTERS}
         reply = await http.post("/api/tables", json=body, headers=_auth(host.token))
         reply.raise_for_status()
         self.code = reply.json()["code"]
@@ -264,6 +294,7 @@ class TableRun:
                                      headers=_auth(guest.token))
             joined.raise_for_status()
         self.over.clear()
+        self.computer_turn = None
         self.sockets = []
         self.turn = [(0, None, [], "") for _ in self.guests]
         self.busy = [False] * self.people
@@ -346,6 +377,8 @@ class TableRun:
         table, view = message.table, message.view
         assert table is not None and view is not None
         status = table.status
+        if self.computers and seat == 0:
+            self.time_computers(seq, status, view.turn, now)
         self.turn[seat] = (seq, view.turn, view.legal, status)
         if status == "over":
             if not self.over.is_set():
@@ -353,6 +386,15 @@ class TableRun:
             return
         self.host = table.host
         self.consider(seat)
+
+    def time_computers(self, seq: int, status: str, turn: int | None, now: float) -> None:
+        """On the person's socket: a computer seat's turn starts, or the update after it
+        (its move) ends it."""
+        if self.computer_turn is not None and seq > self.computer_turn[0]:
+            self.proc.stats.answers.append(now - self.computer_turn[1])
+            self.computer_turn = None
+        if status == "playing" and turn is not None and turn != 0:
+            self.computer_turn = (seq, now)
 
     def consider(self, seat: int) -> None:
         """Act (after thinking) if it is this seat's turn, or time for the next hand."""
@@ -444,6 +486,7 @@ class ClientProcess:
         self.port = port
         self.compression: str | None = "deflate" if options["deflate"] else None
         self.target = options["target"]
+        self.experts: bool = options.get("experts", False)
         self.think_range: tuple[float, float] = (0.0, 0.0)
         self.stats = Stats()
         self.stopping = False
@@ -505,7 +548,8 @@ class ClientProcess:
         self.stats = Stats(errors=stats.errors)
         return {
             "latency": stats.latency.tobytes(), "at": stats.at.tobytes(),
-            "acks": stats.acks.tobytes(), "errors": dict(stats.errors),
+            "acks": stats.acks.tobytes(), "answers": stats.answers.tobytes(),
+            "errors": dict(stats.errors),
             "cpu": time.process_time(),
             "sockets": sum(len(t.sockets) for t in self.tables),
             "tables": len(self.tables),
@@ -599,7 +643,7 @@ class Clients:
         answers = self.ask(command, [None] * len(self.pipes), 60)
         window = Window()
         for n, answer in enumerate(answers):
-            for name in ("latency", "at", "acks"):
+            for name in ("latency", "at", "acks", "answers"):
                 values = array("d")
                 values.frombytes(answer[name])
                 getattr(window, name).extend(values)
@@ -625,6 +669,7 @@ class Window:
     latency: list[float] = field(default_factory=list)
     at: list[float] = field(default_factory=list)
     acks: list[float] = field(default_factory=list)
+    answers: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     cpu: list[float] = field(default_factory=list)
     sockets: int = 0
@@ -781,9 +826,66 @@ def flat_out(args: argparse.Namespace, folder: Path) -> Measure:
     return m
 
 
+@dataclass
+class AgainstExperts:
+    """What ``--mode computers`` measured."""
+
+    tables: int
+    think_p99: float
+    """ms"""
+    late: int
+    moves: int
+    server_late: float
+    server_moves: float
+    workers_cpu: float
+    seconds: float
+    errors: int
+
+
+def against_experts(args: argparse.Namespace, folder: Path) -> AgainstExperts:
+    """Tables of one person against three experts at human pace: how long the computers
+    took to answer, and how many answered late."""
+    server = Server(args, folder, "computers")
+    clients: Clients | None = None
+    try:
+        server.wait_ready()
+        clients = Clients(args.clients, server.port, {**vars(args), "experts": True})
+        failed = clients.grow(0, args.computer_tables, args.setup_timeout)
+        clients.go((2.0, 6.0))
+        print(f"  {args.computer_tables} tables against the expert set up"
+              f"{f' ({failed} failed)' if failed else ''}; settling {args.settle:.0f} s",
+              flush=True)
+        time.sleep(args.settle)
+        clients.collect()
+        late0 = server.counter("kabes_computer_moves_late_total")
+        moves0 = server.counter("kabes_computer_moves_total")
+        workers0 = server.workers_cpu()
+        start = time.monotonic()
+        time.sleep(args.seconds)
+        seconds = time.monotonic() - start
+        window = clients.collect()
+        workers = server.workers_cpu() - workers0
+        server_late = server.counter("kabes_computer_moves_late_total") - late0
+        server_moves = server.counter("kabes_computer_moves_total") - moves0
+        clients.collect("stop")
+    finally:
+        if clients is not None:
+            clients.kill()
+        server.kill()
+    thinks = [max(0.0, a - args.computer_delay) for a in window.answers]
+    allowed = args.expert_budget + LATE_MARGIN
+    return AgainstExperts(
+        tables=window.tables, think_p99=percentile(thinks, 0.99),
+        late=sum(1 for t in thinks if t > allowed), moves=len(thinks),
+        server_late=server_late, server_moves=server_moves, workers_cpu=workers,
+        seconds=seconds, errors=error_count(window.errors, window.unanswered),
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mode", choices=["human", "flat", "both"], default="both")
+    parser.add_argument("--mode", choices=["human", "flat", "both", "computers"],
+                        default="both")
     parser.add_argument("--tables", type=int, default=2000, help="human pace: tables at once")
     parser.add_argument("--seconds", type=float, default=60.0,
                         help="human pace: the measured window, per step")
@@ -807,6 +909,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="the server's computer workers")
     parser.add_argument("--computer-delay", type=float, default=0.5,
                         help="seconds a computer seat waits before moving")
+    parser.add_argument("--computer-tables", type=int, default=40,
+                        help="computers: tables of one person against three experts")
+    parser.add_argument("--expert-budget", type=float, default=1.0,
+                        help="seconds the expert searches a move (the server's full budget)")
+    parser.add_argument("--fixed-budget", action="store_true",
+                        help="the server gives every search the whole budget, however busy")
     parser.add_argument("--log-level", default="info", help="the server's log level")
     parser.add_argument("--no-deflate", dest="deflate", action="store_false",
                         help="clients do not offer permessage-deflate (browsers do)")
@@ -840,6 +948,18 @@ def main() -> None:
             lines.append(cpu_line(flat))
             if flat.error_kinds:
                 lines.append(f"  errors by kind (whole run): {dict(flat.error_kinds)}")
+        if args.mode == "computers":
+            run = against_experts(args, folder)
+            lines.append(
+                f"computers: {run.tables} tables against the expert, "
+                f"think p99 {run.think_p99:.0f} ms, moves late {run.late}")
+            lines.append(
+                f"  {run.moves} computer moves timed over {run.seconds:.0f} s "
+                f"(budget {args.expert_budget:g} s, "
+                f"{'fixed' if args.fixed_budget else 'following load'}, "
+                f"{args.workers} workers at {run.workers_cpu / run.seconds:.0%} of a core); "
+                f"the server counted {run.server_late:.0f} late of {run.server_moves:.0f}; "
+                f"errors {run.errors}")
     print("\n".join(lines), flush=True)
 
 
