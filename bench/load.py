@@ -831,8 +831,11 @@ class AgainstExperts:
     """What ``--mode computers`` measured."""
 
     tables: int
+    think_p50: float
+    """ms, as the others"""
+    think_p90: float
     think_p99: float
-    """ms"""
+    think_max: float
     late: int
     moves: int
     server_late: float
@@ -875,7 +878,9 @@ def against_experts(args: argparse.Namespace, folder: Path) -> AgainstExperts:
     thinks = [max(0.0, a - args.computer_delay) for a in window.answers]
     allowed = args.expert_budget + LATE_MARGIN
     return AgainstExperts(
-        tables=window.tables, think_p99=percentile(thinks, 0.99),
+        tables=window.tables, think_p50=percentile(thinks, 0.5),
+        think_p90=percentile(thinks, 0.9), think_p99=percentile(thinks, 0.99),
+        think_max=percentile(thinks, 1.0),
         late=sum(1 for t in thinks if t > allowed), moves=len(thinks),
         server_late=server_late, server_moves=server_moves, workers_cpu=workers,
         seconds=seconds, errors=error_count(window.errors, window.unanswered),
@@ -960,6 +965,8 @@ def main() -> None:
                 f"{args.workers} workers at {run.workers_cpu / run.seconds:.0%} of a core); "
                 f"the server counted {run.server_late:.0f} late of {run.server_moves:.0f}; "
                 f"errors {run.errors}")
+            lines.append(f"  think p50 {run.think_p50:.0f} ms, p90 {run.think_p90:.0f} ms, "
+                         f"max {run.think_max:.0f} ms")
     print("\n".join(lines), flush=True)
 
 

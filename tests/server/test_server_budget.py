@@ -27,41 +27,56 @@ EXPERTS = {"1": "expert", "2": "expert", "3": "expert"}
 
 
 def test_a_search_gets_the_whole_budget_while_a_worker_is_free() -> None:
-    assert load_budget(1.0, workers=2, in_flight=0) == 1.0
-    assert load_budget(1.0, workers=2, in_flight=1) == 1.0
+    searches = Searches(workers=2)
+    assert searches.budget(1.0, now=0.0) == 1.0
+    searches.started(1.0, now=0.0)
+    assert searches.budget(1.0, now=0.0) == 1.0  # the second worker is free
 
 
 def test_the_budget_shrinks_as_searches_pile_up() -> None:
-    budgets = [load_budget(1.0, workers=2, in_flight=n) for n in range(2, 10)]
-    assert budgets == sorted(budgets, reverse=True)
-    assert len(set(budgets)) == len(budgets)
-    assert budgets[0] == 2 / 3  # two workers, three searches: each gets two thirds
-    assert budgets[-1] == 0.2  # ten searches on two workers: a fifth each
+    searches = Searches(workers=2)
+    searches.started(1.0, now=0.0)
+    searches.started(1.0, now=0.5)
+    given = []
+    for _ in range(3):  # three more at 0.6 s, while both workers are busy
+        budget = searches.budget(1.0, now=0.6)
+        given.append(budget)
+        searches.started(budget, now=0.6)
+    # The first waits 0.4 s for a worker (free at 1.0): 0.6 s are left of its second. The
+    # next waits for the other (free at 1.5), and the last would wait a whole second.
+    assert [round(b, 9) for b in given] == [0.6, 0.1, EXPERT_FLOOR]
+    assert abs(searches.wait(0.6) - (1.6 - 0.6)) < 1e-9  # both workers booked to 1.6 s
 
 
 def test_the_budget_never_falls_below_the_floor() -> None:
-    for in_flight in (40, 100, 10_000):
-        assert load_budget(1.0, workers=2, in_flight=in_flight) == EXPERT_FLOOR
-    assert load_budget(0.3, workers=1, in_flight=7) == EXPERT_FLOOR  # 0.3 / 8 is under it
+    searches = Searches(workers=2)
+    for _ in range(20):
+        searches.started(1.0, now=0.0)
+    assert searches.wait(0.0) == 10.0
+    assert searches.budget(1.0, now=0.0) == EXPERT_FLOOR
+    assert load_budget(1.0, wait=0.99) == EXPERT_FLOOR  # 0.01 s left is under the floor
 
 
 def test_a_budget_already_at_the_floor_or_under_it_is_not_shrunk() -> None:
-    assert load_budget(EXPERT_FLOOR, workers=1, in_flight=50) == EXPERT_FLOOR
-    assert load_budget(0.02, workers=1, in_flight=50) == 0.02
+    assert load_budget(EXPERT_FLOOR, wait=5.0) == EXPERT_FLOOR
+    assert load_budget(0.02, wait=5.0) == 0.02
 
 
 def test_the_budget_comes_back_when_the_searches_drain() -> None:
-    searches = Searches(workers=2)
-    given = []
-    for _ in range(6):
-        given.append(searches.budget(1.0))
-        searches.started()
-    assert given[:2] == [1.0, 1.0]
-    assert given[2:] == sorted(given[2:], reverse=True) and given[-1] < 0.5
-    for _ in range(6):
-        searches.ended()
+    searches = Searches(workers=1)
+    tickets = [searches.started(1.0, now=0.0) for _ in range(4)]
+    assert searches.budget(1.0, now=0.0) == EXPERT_FLOOR
+    for ticket in tickets:
+        searches.ended(ticket)
     assert searches.in_flight == 0
-    assert searches.budget(1.0) == 1.0
+    assert searches.budget(1.0, now=0.1) == 1.0
+
+
+def test_a_search_past_its_budget_frees_its_worker_in_the_reckoning() -> None:
+    searches = Searches(workers=1)
+    searches.started(1.0, now=0.0)
+    assert searches.budget(1.0, now=0.75) == 0.75  # the worker is free at 1.0
+    assert searches.budget(1.0, now=3.0) == 1.0  # overdue: counted as ending now
 
 
 def test_a_computer_move_is_late_only_after_its_delay_budget_and_margin() -> None:

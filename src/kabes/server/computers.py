@@ -3,14 +3,16 @@
 The functions are module-level so a process pool can run them; each builds a fresh level from
 a seed, so a worker keeps nothing between tables.
 
-A computer seat's budget follows the load (:func:`load_budget`): when more searches are in
-flight than there are workers, each new one gets a share of the full budget, never less than
+A computer seat's budget follows the load (:func:`load_budget`): when the workers are busy a
+new search gets what is left of the full budget after it waits for a worker, never less than
 EXPERT_FLOOR, so that a busy pool answers on time instead of queueing (docs/server.md).
 """
 
 from __future__ import annotations
 
 import ctypes
+import heapq
+import itertools
 import multiprocessing
 import os
 import signal
@@ -32,21 +34,21 @@ EXPERT_FLOOR = 0.05
 """The least a search is given when the workers are busy, in seconds: the budget at which
 the expert's strength is measured and promised (docs/levels.md, issue 10's targets)."""
 
+QUICK_WORK = 0.01
+"""Seconds of work counted for a level that ignores its budget (beginner, casual, skilled)."""
+
 LATE_MARGIN = 0.25
 """Seconds past ``computer_delay + expert_budget`` after which a computer's move is late:
 room for the worker round trip and the store's commit."""
 
 
-def load_budget(full: float, workers: int, in_flight: int) -> float:
-    """The seconds a new search gets when ``in_flight`` searches (running or queued) are
-    already with ``workers`` processes: ``full`` while a worker is free, else the share that
-    lets the pool drain everything in about ``full`` seconds, never below EXPERT_FLOOR (nor
-    above ``full``)."""
+def load_budget(full: float, wait: float) -> float:
+    """The seconds a new search gets when a worker will be free for it only in ``wait``
+    seconds: what is left of ``full`` after the wait, so that it answers when a quiet pool
+    would have, never below EXPERT_FLOOR (a budget already at or under it is kept)."""
     if full <= EXPERT_FLOOR:
         return full
-    workers = max(1, workers)
-    share = full * workers / max(workers, in_flight + 1)
-    return max(EXPERT_FLOOR, share)
+    return max(EXPERT_FLOOR, min(full, full - wait))
 
 
 def late(waited: float, delay: float, budget: float) -> bool:
@@ -56,24 +58,42 @@ def late(waited: float, delay: float, budget: float) -> bool:
 
 
 class Searches:
-    """The searches one event loop's tables have sent to the workers and not had back:
-    what :func:`load_budget` reads."""
+    """The searches one event loop's tables have sent to the workers and not had back, each
+    with when it was sent and the seconds of work it was given: what :func:`load_budget`
+    reads."""
 
     def __init__(self, workers: int) -> None:
         self.workers = max(1, workers)
-        self.in_flight = 0
+        self._sent: dict[int, tuple[float, float]] = {}
+        self._ids = itertools.count()
 
-    def budget(self, full: float) -> float:
-        """The budget a search started now gets (see :func:`load_budget`)."""
-        return load_budget(full, self.workers, self.in_flight)
+    @property
+    def in_flight(self) -> int:
+        """Searches sent and not back (running or queued)."""
+        return len(self._sent)
 
-    def started(self) -> None:
-        """One more search is with the workers."""
-        self.in_flight += 1
+    def wait(self, now: float) -> float:
+        """Seconds until a worker is free for a search sent at ``now``: the pool played
+        forward, first come first served, each search taking the work it was given."""
+        free = [0.0] * self.workers
+        for sent, work in self._sent.values():  # in the order they were sent
+            begins = max(sent, heapq.heappop(free))
+            heapq.heappush(free, max(now, begins + work))
+        return max(0.0, free[0] - now)
 
-    def ended(self) -> None:
-        """A search came back (answered, failed or cancelled)."""
-        self.in_flight = max(0, self.in_flight - 1)
+    def budget(self, full: float, now: float) -> float:
+        """The budget a search sent at ``now`` gets (see :func:`load_budget`)."""
+        return load_budget(full, self.wait(now))
+
+    def started(self, work: float, now: float) -> int:
+        """A search given ``work`` seconds was sent at ``now``; its ticket for ended."""
+        ticket = next(self._ids)
+        self._sent[ticket] = (now, work)
+        return ticket
+
+    def ended(self, ticket: int) -> None:
+        """The search of ``ticket`` came back (answered, failed or cancelled)."""
+        self._sent.pop(ticket, None)
 
 
 def think(level: str, view: View, seed: int, budget: float) -> tuple[str, float]:

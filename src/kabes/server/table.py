@@ -1053,11 +1053,11 @@ class Table:
         budget = self.settings.hint_budget
         loop = asyncio.get_running_loop()
         searches = self._searches(loop)
-        self._search_started(searches)
+        ticket = self._search_started(searches, budget)
         future = loop.run_in_executor(self.executor, computers.advise, seen, seed, budget)
 
         def done(f: asyncio.Future[tuple[str, str]]) -> None:
-            self._search_ended(searches)
+            self._search_ended(searches, ticket)
             if f.cancelled():
                 return
             if f.exception() is not None:
@@ -1116,13 +1116,13 @@ class Table:
         async def search(decision: Decision, own: int) -> dict[str, Any] | None:
             async with slots:
                 searches = self._searches(loop)
-                self._search_started(searches)
+                ticket = self._search_started(searches, budget)
                 try:
                     return await loop.run_in_executor(
                         self.executor, computers.second_opinion, decision, own, budget
                     )
                 finally:
-                    self._search_ended(searches)
+                    self._search_ended(searches, ticket)
 
         moves: list[dict[str, Any]] | None
         try:
@@ -1219,16 +1219,17 @@ class Table:
         searches = self._searches(loop)
         budget = self.settings.expert_budget
         if self.settings.budget_follows_load:
-            budget = searches.budget(budget)
-        if self.metrics is not None:
+            budget = searches.budget(budget, time.monotonic())
+        searching = sitter.level == "expert"
+        if searching and self.metrics is not None:
             self.metrics.budget.observe(budget)
-        self._search_started(searches)
+        ticket = self._search_started(searches, budget if searching else computers.QUICK_WORK)
         future = loop.run_in_executor(
             self.executor, computers.think, sitter.level, seen, seed, budget
         )
 
         def done(f: asyncio.Future[tuple[str, float]]) -> None:
-            self._search_ended(searches)
+            self._search_ended(searches, ticket)
             if f.cancelled():
                 return
             if f.exception() is not None:
@@ -1250,13 +1251,14 @@ class Table:
             _SEARCHES[loop] = searches
         return searches
 
-    def _search_started(self, searches: computers.Searches) -> None:
-        searches.started()
+    def _search_started(self, searches: computers.Searches, work: float) -> int:
+        ticket = searches.started(work, time.monotonic())
         if self.metrics is not None:
             self.metrics.searches.set(searches.in_flight)
+        return ticket
 
-    def _search_ended(self, searches: computers.Searches) -> None:
-        searches.ended()
+    def _search_ended(self, searches: computers.Searches, ticket: int) -> None:
+        searches.ended(ticket)
         if self.metrics is not None:
             self.metrics.searches.set(searches.in_flight)
 
@@ -1277,7 +1279,7 @@ class Table:
 _SEARCHES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, computers.Searches] = (
     weakref.WeakKeyDictionary()
 )
-"""Searches in flight, by event loop: one count for every table a process serves."""
+"""Searches in flight, by event loop: one account for every table a process serves."""
 
 _SLOTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
     weakref.WeakKeyDictionary()
