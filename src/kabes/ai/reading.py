@@ -12,8 +12,9 @@ among the tiles it could have played in that world. The expert averages its worl
 these weights, so the hands that explain the table best count most; partners are read the
 same way, so the suit a partner leads or keeps feeding tells where its strength is.
 
-Only line games are read, and only seats that have not drawn (a drawn tile was not in the
-hand before the draw, and the view does not say when it came).
+Only line games can be read, and only seats that have not drawn (a drawn tile was not in the
+hand before the draw, and the view does not say when it came); the expert reads only where
+it measured stronger (``kabes.ai.expert.READS``).
 """
 
 from __future__ import annotations
