@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from random import Random
 
 import pytest
@@ -11,12 +12,13 @@ from hypothesis import strategies as st
 from deals import SEATINGS
 from kabes.ai import LEVELS, Expert, fastline, make_player
 from kabes.ai.casual import Casual
+from kabes.ai.reading import Reading
 from kabes.ai.skilled import Skilled, longest_train
 from kabes.ai.worlds import deal_world
 from kabes.errors import BadOptions
 from kabes.line_hand import LineHand
 from kabes.match import Match
-from kabes.moves import Play
+from kabes.moves import RIGHT, Play
 from kabes.tiles import Tile, parse_tile
 from kabes.views import view
 
@@ -267,3 +269,26 @@ def test_bit_set_train_playouts_follow_the_engine_rules(
         heaviest = max(moves, key=lambda m: order[m.tile]).tile
         engine.apply(next(m for m in moves if m.tile is heaviest))
     assert fasttrain.finish(quick, lambda: 0.0, 1.0) == engine.end  # type: ignore[arg-type]
+
+
+def test_a_light_tile_played_over_a_heavy_one_is_read_as_holding_its_number() -> None:
+    match = Match("partnership", 4, rng=Random(1))
+    match.deal_hand()
+    lead = Play(parse_tile("6-6"))
+    light = Play(parse_tile("6-0"), RIGHT)
+    seen = replace(view(match, 2), played=((0, lead), (1, light)), draws=(0, 0, 0, 0))
+    reading = Reading(seen)
+    long_in_zeros = fastline.mask(tiles("0-1 0-2 0-3 6-5"))
+    short_of_zeros = fastline.mask(tiles("1-2 1-3 2-3 6-5"))
+    weigh = lambda held: reading.weight([0, held, fastline.mask(seen.hand), 0])  # noqa: E731
+    assert weigh(long_in_zeros) > 2 * weigh(short_of_zeros)
+    assert weigh(fastline.mask(tiles("1-2 1-3 2-3"))) == 1.0  # 6-0 was its only 6: no news
+
+
+def test_a_seat_that_drew_is_not_read() -> None:
+    match = Match("partnership", 4, rng=Random(1))
+    match.deal_hand()
+    lead = Play(parse_tile("6-6"))
+    light = Play(parse_tile("6-0"), RIGHT)
+    seen = replace(view(match, 2), played=((0, lead), (1, light)), draws=(0, 1, 0, 0))
+    assert [d[0] for d in Reading(seen).decisions] == [0]  # only the lead of seat 0

@@ -1,13 +1,14 @@
 """The expert: it searches the hidden hands (information-set Monte Carlo).
 
 For every move it could make, it deals the hidden tiles again many times, consistently with
-everything its seat has seen (the tiles out, the numbers each seat lacks, the counts), plays
+everything its seat has seen (the tiles out, the numbers each seat lacks, the counts), weighs
+each world (in ``partnership``) by how likely it makes the plays the other seats chose
+(``kabes.ai.reading``), plays
 each world out to the end of the hand with quick sensible players (each kind of board deals
 and plays its own worlds: ``kabes.boards``), scores the hand by the variant's own rules, and
 values the result for the match: points against the target, and a won or lost match above
-all. It keeps dealing until its time budget is spent and plays the
-move with the best average. All moves are tried in the same worlds, so luck cancels between
-them.
+all. It keeps dealing until its time budget is spent and plays the move with the best
+weighted average. All moves are tried in the same worlds, so luck cancels between them.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ WIN = 3.0
 """What winning (or losing) the match is worth, against points scaled to the target."""
 GREEDY = 0.75
 """How often a playout player plays its heaviest tile rather than a random one."""
+READS = frozenset({"partnership"})
+"""The variants in which the expert weighs its worlds by the other seats' plays
+(``kabes.ai.reading``): where it measured stronger at 50 ms a move (in plaza and
+haitian-partners it measured no better against the skilled level, so it is off there)."""
 MIN_WORLDS = 4
 """Worlds searched whatever the budget, so that a move is never chosen blind."""
 SAFETY = 0.97
@@ -80,12 +85,13 @@ class Expert(Level):
             helpers = [
                 pool.submit(search, view, moves, seed, self.budget, limit) for seed in seeds[1:]
             ]
-        totals, worlds = search(view, moves, seeds[0], self.budget, limit)
+        totals, weight, worlds = search(view, moves, seeds[0], self.budget, limit)
         for future in helpers:
-            more, count = future.result()
+            more, more_weight, count = future.result()
             totals = [a + b for a, b in zip(totals, more, strict=True)]
+            weight += more_weight
             worlds += count
-        return [t / worlds for t in totals], worlds
+        return [t / weight for t in totals], worlds
 
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
@@ -100,8 +106,9 @@ def _pool(size: int) -> ProcessPoolExecutor:
 
 def search(
     view: View, moves: list[Play], seed: int, budget: float, max_worlds: int | None
-) -> tuple[list[float], int]:
-    """Total value of each move over the worlds one process deals in ``budget`` seconds."""
+) -> tuple[list[float], float, int]:
+    """Weighted total value of each move over the worlds one process deals in ``budget``
+    seconds, the total weight, and the number of worlds."""
     rng = Random(seed)
     rules = get_rules(view.variant)
     state = MatchState(
@@ -118,17 +125,22 @@ def search(
     worlds = 0
     pool = unseen(view)
     board = boards.board_of(view.variant)
+    reading = board.read(view) if view.variant in READS else None
+    weights = 0.0
     started = time.perf_counter()
     while max_worlds is None or worlds < max_worlds:
         now = time.perf_counter()
         per_world = (now - started) / worlds if worlds else 0.0
         if worlds >= MIN_WORLDS and now + per_world > deadline:
             break  # one more world would likely overrun the budget
-        ends = board.play_world(view, moves, rng, pool, GREEDY)
+        weight, ends = board.play_world(view, moves, rng, pool, GREEDY, reading)
         for i, end in enumerate(ends):
-            totals[i] += value(rules, state, end, party)
+            totals[i] += weight * value(rules, state, end, party)
+        weights += weight
         worlds += 1
-    return totals, worlds
+    if weights <= 0.0:  # pragma: no cover - every world has a positive weight
+        raise AssertionError("no world carried any weight")
+    return totals, weights, worlds
 
 
 def value(rules: Rules, state: MatchState, end: HandEnd, party: int) -> float:

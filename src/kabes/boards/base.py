@@ -24,6 +24,7 @@ from kabes.views import View
 
 if TYPE_CHECKING:  # the levels' package imports the boards: only its name is needed here
     from kabes.ai.features import Feature
+    from kabes.ai.reading import Reading
 
 Judge = Callable[[View, Play], "list[Feature]"]
 """The skilled player's features of one move in one view."""
@@ -68,10 +69,22 @@ class Board(ABC):
         """The skilled player's features for this view's moves, with what every move shares
         worked out once."""
 
+    def read(self, view: View) -> Reading | None:
+        """The other seats' past plays, ready to weigh the expert's worlds
+        (``kabes.ai.reading``); None where this board's plays are not read."""
+        return None
+
     @abstractmethod
     def play_world(
-        self, view: View, moves: list[Play], rng: Random, pool: list[Tile], greedy: float
-    ) -> list[HandEnd]:
+        self,
+        view: View,
+        moves: list[Play],
+        rng: Random,
+        pool: list[Tile],
+        greedy: float,
+        reading: Reading | None = None,
+    ) -> tuple[float, list[HandEnd]]:
         """The expert's search: one world dealt consistently with ``view`` (``pool`` the
-        tiles it has not seen), and the end of the hand after each of ``moves`` in it,
-        played out by quick players who play the heaviest tile ``greedy`` of the time."""
+        tiles it has not seen), how likely it makes the plays seen (``reading``; 1 without
+        one), and the end of the hand after each of ``moves`` in it, played out by quick
+        players who play the heaviest tile ``greedy`` of the time."""

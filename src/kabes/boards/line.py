@@ -19,6 +19,7 @@ from rich.text import Text
 from kabes.ai import fastline
 from kabes.ai.features import OUT, Feature
 from kabes.ai.knowledge import ends_after, number_counts, opponents, partner, unseen
+from kabes.ai.reading import Reading
 from kabes.ai.worlds import deal_world
 from kabes.boards.base import Board, Judge
 from kabes.cli.words import Names
@@ -75,16 +76,28 @@ class LineBoard(Board):
         out = unseen(view)
         return lambda seen, move: line_features(seen, move, out)
 
+    def read(self, view: View) -> Reading | None:
+        """The other seats' past plays on the line."""
+        return Reading(view)
+
     def play_world(
-        self, view: View, moves: list[Play], rng: Random, pool: list[Tile], greedy: float
-    ) -> list[HandEnd]:
-        """The hidden hands dealt again, and each move played out on bit sets."""
+        self,
+        view: View,
+        moves: list[Play],
+        rng: Random,
+        pool: list[Tile],
+        greedy: float,
+        reading: Reading | None = None,
+    ) -> tuple[float, list[HandEnd]]:
+        """The hidden hands dealt again, weighed by ``reading``, and each move played out
+        on bit sets."""
         hands, stock = deal_world(view, rng, pool)
         masks = [fastline.mask(h) for h in hands]
         bits = [fastline.BIT[t] for t in stock]
         leader = view.leader
         assert leader is not None
-        return [
+        weight = 1.0 if reading is None else reading.weight(masks)
+        return weight, [
             fastline.finish_after(
                 list(masks), view.ends, view.seat, move, bits, leader, rng.random, greedy
             )

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from kabes.ai import fasttrain
 from kabes.ai.features import OUT, Feature
+from kabes.ai.reading import Reading
 from kabes.ai.worlds import deal_world
 from kabes.board_facts import TrainView
 from kabes.boards.base import Board, Judge
@@ -85,16 +86,23 @@ class TrainBoard(Board):
         return lambda seen, move: train_features(seen, move, plan)
 
     def play_world(
-        self, view: View, moves: list[Play], rng: Random, pool: list[Tile], greedy: float
-    ) -> list[HandEnd]:
-        """The round rebuilt in one world, and each move played out from a copy of it."""
+        self,
+        view: View,
+        moves: list[Play],
+        rng: Random,
+        pool: list[Tile],
+        greedy: float,
+        reading: Reading | None = None,
+    ) -> tuple[float, list[HandEnd]]:
+        """The round rebuilt in one world (every world weighs 1: train plays are not read),
+        and each move played out from a copy of it."""
         world = rebuild_trains(view, rng)
         ends = []
         for move in moves:
             hand = world.copy()
             hand.apply(move)
             ends.append(hand.end or fasttrain.finish(hand, rng.random, greedy))
-        return ends
+        return 1.0, ends
 
 
 def rebuild_trains(view: View, rng: Random) -> TrainHand:
