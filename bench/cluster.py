@@ -57,8 +57,6 @@ from redis.asyncio import Redis
 from websockets.asyncio.client import ClientConnection, connect
 
 from load import (
-    DECODER,
-    ENCODER,
     HOST,
     ClientProcess,
     Clients,
@@ -254,26 +252,7 @@ class SpreadRun(TableRun):
                 f"/api/tables/{self.code}/join",
                 headers={"Authorization": f"Bearer {guest.token}"})
             joined.raise_for_status()
-        self.over.clear()
-        self.sockets = []
-        self.turn = [(0, None, [], "") for _ in self.guests]
-        self.busy = [False] * self.people
-        self.sent.clear()
-        self.want.clear()
-        self.seen.clear()
-        for n, guest in enumerate(self.guests):
-            ws = await connect(
-                f"ws://{HOST}:{ports[n % len(ports)]}/api/tables/{self.code}/ws",
-                compression=None, ping_interval=None, max_size=2**20, open_timeout=30)
-            self.sockets.append(ws)
-            await ws.send(ENCODER.encode({"type": "hello", "token": guest.token}))
-            welcome = DECODER.decode(await asyncio.wait_for(ws.recv(), 30))
-            if welcome.type != "welcome":
-                raise RuntimeError(f"hello answered with {welcome.type} {welcome.code}")
-        self.readers = [
-            asyncio.get_running_loop().create_task(self.read(seat, ws))
-            for seat, ws in enumerate(self.sockets)
-        ]
+        await self.connect_seats([ports[n % len(ports)] for n in range(self.people)], None)
 
 
 class SpreadClients(ClientProcess):

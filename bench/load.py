@@ -293,6 +293,10 @@ class TableRun:
             joined = await http.post(f"/api/tables/{self.code}/join",
                                      headers=_auth(guest.token))
             joined.raise_for_status()
+        await self.connect_seats([self.proc.port] * self.people, self.proc.compression)
+
+    async def connect_seats(self, ports: list[int], compression: str | None) -> None:
+        """A new match's state, and each seat connected to its port (welcome received)."""
         self.over.clear()
         self.computer_turn = None
         self.sockets = []
@@ -301,10 +305,10 @@ class TableRun:
         self.sent.clear()
         self.want.clear()
         self.seen.clear()
-        for guest in self.guests:
+        for guest, port in zip(self.guests, ports, strict=True):
             ws = await connect(
-                f"ws://{HOST}:{self.proc.port}/api/tables/{self.code}/ws",
-                compression=self.proc.compression, ping_interval=None, max_size=2**20,
+                f"ws://{HOST}:{port}/api/tables/{self.code}/ws",
+                compression=compression, ping_interval=None, max_size=2**20,
                 open_timeout=30,
             )
             self.sockets.append(ws)
