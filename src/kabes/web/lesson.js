@@ -365,11 +365,7 @@ class LessonPlayer {
       this.tries += 1;
     }
     this.sayFlash = null;
-    this.renderTop();
-    this.drawArea();
-    this.renderSay();
-    this.renderFeedback();
-    this.renderFoot();
+    this.redraw();
     this.reveal();
   }
 
@@ -385,11 +381,7 @@ class LessonPlayer {
       this.tries += 1;
       this.wrongChoices.add(k);
     }
-    this.renderTop();
-    this.drawArea();
-    this.renderSay();
-    this.renderFeedback();
-    this.renderFoot();
+    this.redraw();
     this.foot.querySelector(`[data-choice="${k}"]`)?.focus();
     this.reveal();
   }
@@ -402,15 +394,20 @@ class LessonPlayer {
     if (!answer) return;
     this.lastTry = body;
     this.answer = answer;
+    this.redraw();
+    this.reveal();
+  }
+
+  /** Bring the feedback (and the Next button) into view on a small screen. */
+  /** Everything of the step drawn again after a try or an answer. */
+  redraw() {
     this.renderTop();
     this.drawArea();
     this.renderSay();
     this.renderFeedback();
     this.renderFoot();
-    this.reveal();
   }
 
-  /** Bring the feedback (and the Next button) into view on a small screen. */
   reveal() {
     const target = this.foot.querySelector("[data-action=next-step]") || this.feedback;
     target.scrollIntoView({ block: "nearest" });
