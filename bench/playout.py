@@ -41,7 +41,7 @@ def kabes_hands(seconds: float) -> float:
         bit = lead & -lead
         hands[leader] ^= bit
         tile = TILES[bit.bit_length() - 1]
-        playout(hands, tile.low, tile.high, (leader + 1) % 4, [], leader, leader, random, 0.0)
+        playout(hands, tile.low, tile.high, (leader + 1) % 4, [], leader, random, 0.0)
         hands_played += 1
     return hands_played / (time.process_time() - start)
 

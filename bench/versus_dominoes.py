@@ -16,7 +16,10 @@ knowledge, differs slightly from the hand won here.
 Prints the expert's share of hands won with its 95% (Wilson) interval, and each side's CPU
 time per move (``time.process_time``, moves with more than one choice only).
 
+Deals are shared out over ``--jobs`` processes, each timing its own moves.
+
 Run: .venv/bin/python bench/versus_dominoes.py [--deals N] [--budget S] [--sample-size K]
+     [--jobs J]
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from random import Random
 from types import ModuleType
 from typing import Any
@@ -136,6 +141,23 @@ def play_hand(
     return result.winner == expert_party, ours, others
 
 
+def play_deal(
+    seed: int, budget: float, sample_size: int
+) -> tuple[int, list[float], list[float]]:
+    """Both hands of deal ``seed`` (the expert's team on seats 0 and 2, then 1 and 3): hands
+    the expert won, and each side's CPU seconds per decision."""
+    lib = dominoes_module()
+    wins = 0
+    ours: list[float] = []
+    others: list[float] = []
+    for party in (0, 1):
+        won, mine, theirs = play_hand(seed, party, budget, sample_size, lib)
+        wins += won
+        ours += mine
+        others += theirs
+    return wins, ours, others
+
+
 def main() -> None:
     """Play the deals both ways round and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -145,22 +167,24 @@ def main() -> None:
         "--sample-size", type=int, default=1, help="worlds the dominoes player solves per move"
     )
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing deals")
     args = parser.parse_args()
-    lib = dominoes_module()
+    dominoes_module()  # installed once, before the processes start
     wins = hands = 0
     ours: list[float] = []
     others: list[float] = []
-    for deal in range(args.deals):
-        for party in (0, 1):
-            won, mine, theirs = play_hand(
-                args.seed + deal, party, args.budget, args.sample_size, lib
-            )
+    seeds = [args.seed + deal for deal in range(args.deals)]
+    with ProcessPoolExecutor(max_workers=args.jobs, mp_context=get_context("fork")) as pool:
+        played = pool.map(
+            play_deal, seeds, [args.budget] * args.deals, [args.sample_size] * args.deals
+        )
+        for deal, (won, mine, theirs) in enumerate(played):
             wins += won
-            hands += 1
+            hands += 2
             ours += mine
             others += theirs
-        if (deal + 1) % 10 == 0:
-            print(f"  {deal + 1} deals: {wins}/{hands}", flush=True)
+            if (deal + 1) % 10 == 0:
+                print(f"  {deal + 1} deals: {wins}/{hands}", flush=True)
     low, high = wilson(wins, hands)
     print(f"expert (budget {args.budget}s) against dominoes 6.1.0 probabilistic_alphabeta "
           f"(sample_size={args.sample_size}), partnership, {args.deals} deals x 2 seatings")

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from deals import SEATINGS
 from kabes.ai import LEVELS, Expert, fastline, make_player
 from kabes.ai.casual import Casual
+from kabes.ai.expert import contenders, search, value
 from kabes.ai.reading import Reading
 from kabes.ai.skilled import Skilled, longest_train
 from kabes.ai.worlds import deal_world
@@ -19,7 +20,8 @@ from kabes.errors import BadOptions
 from kabes.line_hand import LineHand
 from kabes.match import Match
 from kabes.moves import RIGHT, Play
-from kabes.tiles import Tile, parse_tile
+from kabes.results import Ending, HandEnd
+from kabes.tiles import Tile, count, parse_tile
 from kabes.views import view
 
 
@@ -182,6 +184,48 @@ def test_expert_search_is_repeatable_with_a_fixed_number_of_worlds() -> None:
     assert first[1] == 40
 
 
+def test_a_move_clearly_behind_the_best_is_searched_no_more() -> None:
+    """The expert stops playing out a move that trails the best by far in the same worlds,
+    and keeps searching a close one, so its time goes where the choice is in question."""
+    rng = Random(5)
+    rows = []
+    for _ in range(48):
+        base = rng.uniform(-1, 1)
+        rows.append((1.0, [base + 0.3, base + 0.28 + rng.uniform(-0.1, 0.1), base - 0.5]))
+    totals = [sum(w * r[i] for w, r in rows) for i in range(3)]
+    weights = [48.0] * 3
+    assert contenders(rows, [0, 1, 2], totals, weights) == [0, 1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(0.01, 1.0), st.lists(st.floats(-3, 3), min_size=4, max_size=4)
+        ),
+        min_size=2,
+        max_size=60,
+    )
+)
+def test_the_best_move_so_far_is_never_dropped(rows: list[tuple[float, list[float]]]) -> None:
+    totals = [sum(w * r[i] for w, r in rows) for i in range(4)]
+    weights = [sum(w for w, _ in rows)] * 4
+    kept = contenders(rows, [0, 1, 2, 3], totals, weights)
+    best = max(range(4), key=lambda i: totals[i] / weights[i])
+    assert best in kept
+
+
+def test_the_expert_spends_its_worlds_on_the_moves_in_question() -> None:
+    """Leading 6-6 holding six blanks, against playing away a blank: the worse leads are
+    dropped early, so the best is searched in every world and they in fewer."""
+    seen = leading_view("plaza", 2, "6-6 6-1 0-0 0-1 0-2 0-3 0-4")
+    moves = list(seen.legal)  # type: ignore[attr-defined]
+    totals, weights, worlds = search(seen, moves, 1, 5.0, 400)  # type: ignore[arg-type]
+    best = max(range(len(moves)), key=lambda i: totals[i] / weights[i])
+    assert weights[best] == worlds == 400
+    assert min(weights) < worlds / 2
+
+
 def test_a_world_respects_every_seats_known_voids() -> None:
     for seed in range(300):
         match = Match("partnership", 4, rng=Random(seed))
@@ -227,14 +271,63 @@ def test_bit_set_playouts_follow_the_engine_rules(setup: tuple[str, int], seed: 
         engine.turn,
         lead,
         [fastline.BIT[t] for t in engine.stock[engine.drawn :]],
-        engine.leader,
         lambda: 0.0,
         1.0,
     )
     engine.apply(lead)
     while engine.end is None:
         engine.apply(greedy())
-    assert quick == engine.end
+    assert fastline.hand_end(quick, engine.leader) == engine.end
+    pips = tuple(count(h) for h in engine.end.hands)
+    assert fastline.summary(quick, engine.leader, False)[4] == pips
+    if players == 4:
+        teams = (pips[0] + pips[2], pips[1] + pips[3])
+        assert fastline.summary(quick, engine.leader, True)[4] == teams
+
+
+LINE_SEATINGS = [(v, n) for v, n in SEATINGS if v != "mexican-train"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(LINE_SEATINGS), st.integers(0, 2**32), st.booleans(), st.booleans())
+def test_a_line_hand_is_valued_by_its_pips_per_seat_alone(
+    setup: tuple[str, int], seed: int, blocked: bool, capicu: bool
+) -> None:
+    """The expert values the ends of its playouts once per ``fastline.summary`` (ending,
+    seat, capicú, leader, pips per seat, or per team where the rules count by party): two
+    ends alike in those must be worth the same to every side in every line variant,
+    whatever tiles make up the pips."""
+    variant, players = setup
+    rng = Random(seed)
+    match = Match(variant, players, rng=Random(seed))
+    state = match.state
+    rules = match.rules
+    target = state.options.target or 100
+    state.scores = [rng.randrange(0, target) for _ in range(state.parties)]
+    state.hand_wins = [rng.randrange(0, 3) for _ in range(state.parties)]
+    state.hands_played = rng.randrange(0, 4)
+    tiles = list(fastline.TILES)
+    rng.shuffle(tiles)
+    hands = []
+    for _ in range(players):
+        size = rng.randrange(0, 8)
+        hands.append(tuple(sorted(tiles[:size])))
+        tiles = tiles[size:]
+    seat = rng.randrange(players)
+    ending = Ending.BLOCKED if blocked else Ending.DOMINO
+    if not blocked:
+        hands[seat] = ()
+    end = HandEnd(ending, seat, capicu and not blocked, tuple(hands), rng.randrange(players))
+    # The same pips per seat made of other tiles: 6-6s, then one tile for the rest.
+    pips = [count(h) for h in hands]
+    if rules.counts_by_party:  # a team's pips all in its first seat's hand
+        pips = [pips[s] + pips[s + 2] if s < 2 else 0 for s in range(4)] if players == 4 else pips
+    heavy = Tile.of(6, 6)
+    rest = {t.value: t for t in fastline.TILES}
+    alike = tuple(tuple([heavy] * (p // 12) + ([rest[p % 12]] if p % 12 else [])) for p in pips)
+    other = replace(end, hands=alike)
+    for party in range(state.parties):
+        assert value(rules, state, end, party) == value(rules, state, other, party)
 
 
 def test_an_unknown_level_is_refused() -> None:

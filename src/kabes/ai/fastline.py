@@ -25,6 +25,28 @@ FITS = BITS.fits
 mask = BITS.mask
 tiles_of = BITS.tiles_of
 
+BitEnd = tuple[Ending, int, bool, list[int]]
+"""The end of a hand on bit sets: how it ended, who went out (or blocked), whether it was a
+capicú, and the hands left."""
+
+Summary = tuple[Ending, int, bool, int, tuple[int, ...]]
+"""What a line variant's scoring reads of a hand's end (:func:`summary`)."""
+
+PIPS_7 = tuple(
+    tuple(
+        sum(TILES[7 * part + i].value for i in range(7) if chunk >> i & 1)
+        for chunk in range(128)
+    )
+    for part in range(4)
+)
+"""Pips of every 7-tile slice of a hand, so that a hand's count is four lookups."""
+
+
+def pips(hand: int) -> int:
+    """The pips in a bit-set hand (what ``kabes.tiles.count`` gives for its tiles)."""
+    a, b, c, d = PIPS_7
+    return a[hand & 127] + b[hand >> 7 & 127] + c[hand >> 14 & 127] + d[hand >> 21]
+
 
 def playout(
     hands: list[int],
@@ -33,10 +55,9 @@ def playout(
     turn: int,
     stock: list[int],
     last: int,
-    leader: int,
     random: Callable[[], float],
     greedy: float,
-) -> tuple[Ending, int, bool, list[int]]:
+) -> BitEnd:
     """Play a hand on from a position where the line is started and ``turn`` is to move.
 
     ``stock`` holds bit-tiles in draw order; ``last`` played the last tile. With probability
@@ -99,18 +120,34 @@ def playout(
         turn = (turn + 1) % players
 
 
+def summary(end: BitEnd, leader: int, teams: bool) -> Summary:
+    """All a line variant's scoring reads of a hand's end: the ending, the seat, the capicú,
+    the leader and each seat's pips, or with ``teams`` each team's (where the rules count
+    by party: ``Rules.counts_by_party``). ``tests/test_levels.py`` checks that the rules read
+    no more, so that ends alike are valued once."""
+    ending, seat, capicu, hands = end
+    if teams:
+        return ending, seat, capicu, leader, (pips(hands[0] | hands[2]), pips(hands[1] | hands[3]))
+    return ending, seat, capicu, leader, tuple(map(pips, hands))
+
+
+def hand_end(end: BitEnd, leader: int) -> HandEnd:
+    """The engine's HandEnd of a bit-set end."""
+    ending, seat, capicu, hands = end
+    return HandEnd(ending, seat, capicu, tuple(tiles_of(h) for h in hands), leader)
+
+
 def finish_after(
     hands: list[int],
     ends: tuple[int, int] | None,
     seat: int,
     move: Play,
     stock: list[int],
-    leader: int,
     random: Callable[[], float],
     greedy: float,
-) -> HandEnd:
+) -> BitEnd:
     """Make ``move`` for ``seat`` on bit-set hands (changed in place), then play the hand to
-    its end; the engine's HandEnd. ``ends`` is None before the lead."""
+    its end. ``ends`` is None before the lead."""
     tile = move.tile
     bit = BIT[tile]
     hands[seat] ^= bit
@@ -121,17 +158,9 @@ def finish_after(
         left, right = ends
         if not hands[seat]:
             capicu = not tile.is_double and left != right and tile.has(left) and tile.has(right)
-            return _end(Ending.DOMINO, seat, capicu, hands, leader)
+            return Ending.DOMINO, seat, capicu, hands
         if move.at == LEFT:
             left = tile.other(left)
         else:
             right = tile.other(right)
-    players = len(hands)
-    ending, who, capicu, rest = playout(
-        hands, left, right, (seat + 1) % players, stock, seat, leader, random, greedy
-    )
-    return _end(ending, who, capicu, rest, leader)
-
-
-def _end(ending: Ending, seat: int, capicu: bool, hands: list[int], leader: int) -> HandEnd:
-    return HandEnd(ending, seat, capicu, tuple(tiles_of(h) for h in hands), leader)
+    return playout(hands, left, right, (seat + 1) % len(hands), stock, seat, random, greedy)

@@ -10,7 +10,8 @@ follow-up, the skilled player's features, the expert's worlds).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,19 @@ if TYPE_CHECKING:  # the levels' package imports the boards: only its name is ne
 
 Judge = Callable[[View, Play], "list[Feature]"]
 """The skilled player's features of one move in one view."""
+
+
+@dataclass(slots=True)
+class Searched:
+    """One world the expert searched: how likely it is, and the end of the hand after each
+    candidate move in it."""
+
+    weight: float
+    keys: list[Hashable | None]
+    """Per move, all that the variant's scoring reads of its end (None: the whole end), so
+    that ends alike are valued once: most playouts end in a handful of ways."""
+    end: Callable[[int], HandEnd]
+    """The engine's end of the hand after move ``i``, built only when it must be scored."""
 
 
 class Board(ABC):
@@ -83,7 +97,7 @@ class Board(ABC):
         pool: list[Tile],
         greedy: float,
         reading: Reading | None = None,
-    ) -> tuple[float, list[HandEnd]]:
+    ) -> Searched:
         """The expert's search: one world dealt consistently with ``view`` (``pool`` the
         tiles it has not seen), how likely it makes the plays seen (``reading``; 1 without
         one), and the end of the hand after each of ``moves`` in it, played out by quick

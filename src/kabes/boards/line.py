@@ -21,10 +21,10 @@ from kabes.ai.features import OUT, Feature
 from kabes.ai.knowledge import ends_after, number_counts, opponents, partner, unseen
 from kabes.ai.reading import Reading
 from kabes.ai.worlds import deal_world
-from kabes.boards.base import Board, Judge
+from kabes.boards.base import Board, Judge, Searched
 from kabes.cli.words import Names
 from kabes.moves import LEFT, RIGHT, Play
-from kabes.results import HandEnd
+from kabes.rules import get_rules
 from kabes.tiles import Tile, count
 from kabes.views import View
 
@@ -88,21 +88,25 @@ class LineBoard(Board):
         pool: list[Tile],
         greedy: float,
         reading: Reading | None = None,
-    ) -> tuple[float, list[HandEnd]]:
+    ) -> Searched:
         """The hidden hands dealt again, weighed by ``reading``, and each move played out
-        on bit sets."""
+        on bit sets; an end is known by its pips per seat (``fastline.summary``)."""
         hands, stock = deal_world(view, rng, pool)
         masks = [fastline.mask(h) for h in hands]
         bits = [fastline.BIT[t] for t in stock]
         leader = view.leader
         assert leader is not None
         weight = 1.0 if reading is None else reading.weight(masks)
-        return weight, [
-            fastline.finish_after(
-                list(masks), view.ends, view.seat, move, bits, leader, rng.random, greedy
-            )
+        ends = [
+            fastline.finish_after(list(masks), view.ends, view.seat, move, bits, rng.random, greedy)
             for move in moves
         ]
+        teams = view.teams and get_rules(view.variant).counts_by_party
+        return Searched(
+            weight,
+            [fastline.summary(end, leader, teams) for end in ends],
+            lambda i: fastline.hand_end(ends[i], leader),
+        )
 
 
 def line_features(view: View, move: Play, out: list[Tile]) -> list[Feature]:

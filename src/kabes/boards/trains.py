@@ -21,10 +21,9 @@ from kabes.ai.features import OUT, Feature
 from kabes.ai.reading import Reading
 from kabes.ai.worlds import deal_world
 from kabes.board_facts import TrainView
-from kabes.boards.base import Board, Judge
+from kabes.boards.base import Board, Judge, Searched
 from kabes.cli.words import Names
 from kabes.moves import MAX_TRAINS, PUBLIC, Play
-from kabes.results import HandEnd
 from kabes.tiles import Tile
 from kabes.trains import Train, TrainHand
 from kabes.views import View
@@ -93,16 +92,17 @@ class TrainBoard(Board):
         pool: list[Tile],
         greedy: float,
         reading: Reading | None = None,
-    ) -> tuple[float, list[HandEnd]]:
+    ) -> Searched:
         """The round rebuilt in one world (every world weighs 1: train plays are not read),
-        and each move played out from a copy of it."""
+        and each move played out from a copy of it. A round's end is scored whole: its
+        penalties read every tile (the 0-0 costs 50)."""
         world = rebuild_trains(view, rng)
         ends = []
         for move in moves:
             hand = world.copy()
             hand.apply(move)
             ends.append(hand.end or fasttrain.finish(hand, rng.random, greedy))
-        return 1.0, ends
+        return Searched(1.0, [None] * len(ends), ends.__getitem__)
 
 
 def rebuild_trains(view: View, rng: Random) -> TrainHand:

@@ -75,6 +75,10 @@ class Rules(ABC):
     open_ended_for_people = False
     """Whether a server table with no computer seat is open-ended unless its host says
     otherwise (Haitian online tables, PROTOCOL.md)."""
+    counts_by_party = False
+    """Whether a hand's pips are scored per side only (the team's two hands added), never
+    seat by seat: then the expert's search values ends alike per side once
+    (``kabes.ai.fastline.summary``)."""
     options_class: type[Options] = Options
     """The class a table's options are built as: the shared :class:`Options`, or a subclass
     in the variant's module holding the options only it has; it holds every option

@@ -26,6 +26,7 @@ class Partnership(Rules):
     seat_counts = (4,)
     default_players = 4
     teams = True
+    counts_by_party = True
     title = "Partnership"
     people_only = True
 

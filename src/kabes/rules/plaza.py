@@ -48,6 +48,7 @@ class Plaza(Rules):
     """La Plaza, head to head (``plaza``) or with partners (``plaza-partners``)."""
 
     options_class = PlazaOptions
+    counts_by_party = True
 
     def __init__(self, partners: bool) -> None:
         self.id = "plaza-partners" if partners else "plaza"
