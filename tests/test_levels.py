@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deals import SEATINGS
-from kabes.ai import LEVELS, Expert, fastline, make_player
+from kabes.ai import LEVELS, Expert, fastline, make_player, reading
 from kabes.ai.casual import Casual
-from kabes.ai.expert import contenders, search, value
+from kabes.ai.expert import value
 from kabes.ai.reading import Reading
 from kabes.ai.skilled import Skilled, longest_train
 from kabes.ai.worlds import deal_world
@@ -184,48 +184,6 @@ def test_expert_search_is_repeatable_with_a_fixed_number_of_worlds() -> None:
     assert first[1] == 40
 
 
-def test_a_move_clearly_behind_the_best_is_searched_no_more() -> None:
-    """The expert stops playing out a move that trails the best by far in the same worlds,
-    and keeps searching a close one, so its time goes where the choice is in question."""
-    rng = Random(5)
-    rows = []
-    for _ in range(48):
-        base = rng.uniform(-1, 1)
-        rows.append((1.0, [base + 0.3, base + 0.28 + rng.uniform(-0.1, 0.1), base - 0.5]))
-    totals = [sum(w * r[i] for w, r in rows) for i in range(3)]
-    weights = [48.0] * 3
-    assert contenders(rows, [0, 1, 2], totals, weights) == [0, 1]
-
-
-@settings(max_examples=200, deadline=None)
-@given(
-    st.lists(
-        st.tuples(
-            st.floats(0.01, 1.0), st.lists(st.floats(-3, 3), min_size=4, max_size=4)
-        ),
-        min_size=2,
-        max_size=60,
-    )
-)
-def test_the_best_move_so_far_is_never_dropped(rows: list[tuple[float, list[float]]]) -> None:
-    totals = [sum(w * r[i] for w, r in rows) for i in range(4)]
-    weights = [sum(w for w, _ in rows)] * 4
-    kept = contenders(rows, [0, 1, 2, 3], totals, weights)
-    best = max(range(4), key=lambda i: totals[i] / weights[i])
-    assert best in kept
-
-
-def test_the_expert_spends_its_worlds_on_the_moves_in_question() -> None:
-    """Leading 6-6 holding six blanks, against playing away a blank: the worse leads are
-    dropped early, so the best is searched in every world and they in fewer."""
-    seen = leading_view("plaza", 2, "6-6 6-1 0-0 0-1 0-2 0-3 0-4")
-    moves = list(seen.legal)  # type: ignore[attr-defined]
-    totals, weights, worlds = search(seen, moves, 1, 5.0, 400)  # type: ignore[arg-type]
-    best = max(range(len(moves)), key=lambda i: totals[i] / weights[i])
-    assert weights[best] == worlds == 400
-    assert min(weights) < worlds / 2
-
-
 def test_a_world_respects_every_seats_known_voids() -> None:
     for seed in range(300):
         match = Match("partnership", 4, rng=Random(seed))
@@ -376,6 +334,31 @@ def test_a_light_tile_played_over_a_heavy_one_is_read_as_holding_its_number() ->
     weigh = lambda held: reading.weight([0, held, fastline.mask(seen.hand), 0])  # noqa: E731
     assert weigh(long_in_zeros) > 2 * weigh(short_of_zeros)
     assert weigh(fastline.mask(tiles("1-2 1-3 2-3"))) == 1.0  # 6-0 was its only 6: no news
+
+
+def test_a_heavy_tile_kept_back_is_read_as_unlikely_by_both_kinds_of_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 1 answered 6-6 with 6-0. Had it held 6-5 too, a heavy-tile player would almost
+    never have done so, and a counting one seldom: read as either, that world is far less
+    likely than one where 6-0 was its only six, and less likely than counting players alone
+    would make it."""
+    match = Match("partnership", 4, rng=Random(1))
+    match.deal_hand()
+    lead = Play(parse_tile("6-6"))
+    light = Play(parse_tile("6-0"), RIGHT)
+    seen = replace(view(match, 2), played=((0, lead), (1, light)), draws=(0, 0, 0, 0))
+    kept_back = fastline.mask(tiles("6-5 1-2 1-3 2-3"))
+    heaviest = fastline.mask(tiles("4-5 1-2 1-3 2-3"))
+
+    def weigh(held: int) -> float:
+        return Reading(seen).weight([0, held, fastline.mask(seen.hand), 0])
+
+    mixed = weigh(kept_back) / weigh(heaviest)
+    monkeypatch.setattr(reading, "COUNTING", 1.0)
+    counting_only = weigh(kept_back) / weigh(heaviest)
+    assert mixed < counting_only < 1.0
+    assert mixed < 0.25
 
 
 def test_a_seat_that_drew_is_not_read() -> None:

@@ -39,11 +39,6 @@ READS = frozenset({"partnership"})
 haitian-partners it measured no better against the skilled level, so it is off there)."""
 MIN_WORLDS = 4
 """Worlds searched whatever the budget, so that a move is never chosen blind."""
-PRUNE_FROM = 24
-"""Worlds searched before a move may be dropped; it is looked at again at 48, 96, ..."""
-PRUNE_Z = 3.0
-"""How many standard errors behind the best a move must fall to be searched no more: far
-enough that a move dropped would almost never have been chosen."""
 SAFETY = 0.97
 OVERHEAD = 0.004
 """Seconds kept back from the budget for choosing, explaining and answering."""
@@ -91,13 +86,13 @@ class Expert(Level):
             helpers = [
                 pool.submit(search, view, moves, seed, self.budget, limit) for seed in seeds[1:]
             ]
-        totals, weights, worlds = search(view, moves, seeds[0], self.budget, limit)
+        totals, weight, worlds = search(view, moves, seeds[0], self.budget, limit)
         for future in helpers:
-            more, more_weights, count = future.result()
+            more, more_weight, count = future.result()
             totals = [a + b for a, b in zip(totals, more, strict=True)]
-            weights = [a + b for a, b in zip(weights, more_weights, strict=True)]
+            weight += more_weight
             worlds += count
-        return [t / w for t, w in zip(totals, weights, strict=True)], worlds
+        return [t / weight for t in totals], worlds
 
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
@@ -112,13 +107,9 @@ def _pool(size: int) -> ProcessPoolExecutor:
 
 def search(
     view: View, moves: list[Play], seed: int, budget: float, max_worlds: int | None
-) -> tuple[list[float], list[float], int]:
+) -> tuple[list[float], float, int]:
     """Weighted total value of each move over the worlds one process deals in ``budget``
-    seconds, the weight each move was searched with, and the number of worlds.
-
-    Every world plays out every move still in question. A move that falls clearly behind the
-    best in the same worlds (:func:`contenders`) is searched no more, so that the time left
-    goes to telling the close moves apart."""
+    seconds, the total weight, and the number of worlds."""
     rng = Random(seed)
     rules = get_rules(view.variant)
     state = MatchState(
@@ -130,73 +121,35 @@ def search(
         list(view.hand_wins),
     )
     totals = [0.0] * len(moves)
-    weights = [0.0] * len(moves)
     deadline = time.perf_counter() + budget * SAFETY - OVERHEAD
     party = view.party(view.seat)
     worlds = 0
     pool = unseen(view)
     board = boards.board_of(view.variant)
     reading = board.read(view) if view.variant in READS else None
+    weights = 0.0
     scored: dict[Hashable, float] = {}
     """The value of each kind of end met so far (``boards.base.Searched.keys``)."""
-    active = list(range(len(moves)))
-    searching = list(moves)
-    rows: list[tuple[float, list[float]]] = []
-    """Per world, its weight and each move's value in it (moves dropped: left at 0)."""
-    check = PRUNE_FROM
     started = time.perf_counter()
     while max_worlds is None or worlds < max_worlds:
         now = time.perf_counter()
         per_world = (now - started) / worlds if worlds else 0.0
         if worlds >= MIN_WORLDS and now + per_world > deadline:
             break  # one more world would likely overrun the budget
-        world = board.play_world(view, searching, rng, pool, GREEDY, reading)
+        world = board.play_world(view, moves, rng, pool, GREEDY, reading)
         weight = world.weight
-        row = [0.0] * len(moves)
-        for j, (i, key) in enumerate(zip(active, world.keys, strict=True)):
+        for i, key in enumerate(world.keys):
             worth = None if key is None else scored.get(key)
             if worth is None:
-                worth = value(rules, state, world.end(j), party)
+                worth = value(rules, state, world.end(i), party)
                 if key is not None:
                     scored[key] = worth
-            row[i] = worth
             totals[i] += weight * worth
-            weights[i] += weight
-        rows.append((weight, row))
+        weights += weight
         worlds += 1
-        if worlds == check and len(active) > 1:
-            active = contenders(rows, active, totals, weights)
-            searching = [moves[i] for i in active]
-            check *= 2
+    if weights <= 0.0:  # pragma: no cover - every world has a positive weight
+        raise AssertionError("no world carried any weight")
     return totals, weights, worlds
-
-
-def contenders(
-    rows: list[tuple[float, list[float]]],
-    active: list[int],
-    totals: list[float],
-    weights: list[float],
-) -> list[int]:
-    """The moves still in question: the best so far, and every move whose deficit to it, in
-    the same worlds, is within ``PRUNE_Z`` standard errors (weighted by the worlds' weights,
-    over their effective number)."""
-    best = max(active, key=lambda i: totals[i] / weights[i])
-    weight = sum(w for w, _ in rows)
-    square = sum(w * w for w, _ in rows)
-    if weight <= 0.0 or square <= 0.0:  # pragma: no cover - every world has a positive weight
-        return active
-    effective = weight * weight / square
-    kept = []
-    for i in active:
-        if i == best:
-            kept.append(i)
-            continue
-        gaps = [(w, row[best] - row[i]) for w, row in rows]
-        mean = sum(w * g for w, g in gaps) / weight
-        spread = sum(w * (g - mean) ** 2 for w, g in gaps) / weight
-        if mean <= 0.0 or mean * mean <= PRUNE_Z * PRUNE_Z * spread / effective:
-            kept.append(i)
-    return kept
 
 
 def value(rules: Rules, state: MatchState, end: HandEnd, party: int) -> float:

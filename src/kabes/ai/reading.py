@@ -5,10 +5,15 @@ it played each of its tiles: what it holds in the world, plus every tile it has 
 People do not play at random: they shed heavy tiles and doubles, and they keep open the
 numbers they hold. So a world in which a seat played 5-2 while holding three more fives is
 likelier than one where that 5-2 was its only five, and one in which it kept back a playable
-double (or a heavier tile) is less likely. The weight of a world is the product, over every
-past play of another seat, of the chance that a player who weighs moves like the skilled
-level (a softmax over a cheap copy of its main features) picks the tile that seat picked
-among the tiles it could have played in that world. The expert averages its worlds with
+double (or a heavier tile) is less likely.
+
+People do not all play alike, either: many simply put down their heaviest tile. So each seat
+is read two ways, as a counting player who weighs moves like the skilled level (a gentle
+softmax over a cheap copy of its main features) and as a heavy-tile player (a sharp softmax
+over the pips), and a world's chance for that seat is the even mixture of the two chances of
+all its plays: a seat whose every play was its heaviest fitting tile is soon read as a
+heavy-tile player, and then a light tile it played says that nothing heavier fitted. The
+weight of a world is the product of its seats' chances. The expert averages its worlds with
 these weights, so the hands that explain the table best count most; partners are read the
 same way, so the suit a partner leads or keeps feeding tells where its strength is.
 
@@ -26,7 +31,12 @@ from kabes.moves import RIGHT
 from kabes.views import View
 
 BETA = 0.3
-"""How sharply a seat is assumed to prefer its better moves (0: not at all)."""
+"""How sharply a counting seat is assumed to prefer its better moves (0: not at all)."""
+HEAVY = 1.2
+"""How sharply a heavy-tile seat prefers each pip more (a tile one pip heavier is about
+three times likelier to be its choice), and a double on equal weight."""
+COUNTING = 0.5
+"""The prior share of counting players; the rest are taken to play their heaviest tile."""
 PIPS = 0.6
 DOUBLE = 2.5
 HOLDS = 1.8
@@ -46,8 +56,10 @@ class Reading:
         self.decisions: list[tuple[int, int, int, int, int | None, int | None]] = []
         """Per past play: the seat, the tile's bit, the tiles it played from then on, the
         tiles that fitted, and the two ends before it (None for a lead)."""
-        self.seen: dict[tuple[int, int], float] = {}
-        """The chance of each past play given the hand then held, as worked out so far."""
+        self.seen: dict[tuple[int, int], tuple[float, float]] = {}
+        """The chance of each past play given the hand then held, as a counting player and as
+        a heavy-tile player would make it, as worked out so far."""
+        self.players = view.players
         later = [0] * view.players
         left: int | None = None
         right: int | None = None
@@ -73,8 +85,11 @@ class Reading:
                 self.decisions.append((seat, bit, later[seat], fits, before_left, before_right))
 
     def weight(self, hands: list[int]) -> float:
-        """How likely the world with these bit-set ``hands`` makes the plays seen."""
-        weight = 1.0
+        """How likely the world with these bit-set ``hands`` makes the plays seen: per seat,
+        as a counting player or as a heavy-tile player would have made them (each seat is
+        read as either, by how well each explains all its plays)."""
+        counting = [1.0] * self.players
+        heavy = [1.0] * self.players
         seen = self.seen
         for index, (seat, bit, played, fits, left, right) in enumerate(self.decisions):
             held = hands[seat] | played
@@ -83,21 +98,35 @@ class Reading:
                 continue
             key = (index, held)
             known = seen.get(key)
-            if known is not None:
-                weight *= known
-                continue
-            chosen = 0.0
-            total = 0.0
-            while choices:
-                one = choices & -choices
-                choices ^= one
-                score = exp(BETA * _score(held ^ one, one, left, right))
-                total += score
-                if one == bit:
-                    chosen = score
-            seen[key] = chosen / total
-            weight *= chosen / total
+            if known is None:
+                known = seen[key] = _chances(held, bit, choices, left, right)
+            counting[seat] *= known[0]
+            heavy[seat] *= known[1]
+        weight = 1.0
+        for a, b in zip(counting, heavy, strict=True):
+            weight *= COUNTING * a + (1.0 - COUNTING) * b
         return weight
+
+
+def _chances(
+    held: int, bit: int, choices: int, left: int | None, right: int | None
+) -> tuple[float, float]:
+    """The chance that a counting player, and a heavy-tile player, holding ``held`` picks
+    ``bit`` among the ``choices`` that fit."""
+    chosen = total = 0.0
+    chosen_heavy = total_heavy = 0.0
+    while choices:
+        one = choices & -choices
+        choices ^= one
+        score = exp(BETA * _score(held ^ one, one, left, right))
+        index = one.bit_length() - 1
+        pull = exp(HEAVY * (LOW[index] + HIGH[index] + (0.5 if LOW[index] == HIGH[index] else 0)))
+        total += score
+        total_heavy += pull
+        if one == bit:
+            chosen = score
+            chosen_heavy = pull
+    return chosen / total, chosen_heavy / total_heavy
 
 
 def _score(rest: int, bit: int, left: int | None, right: int | None) -> float:
