@@ -17,19 +17,17 @@ from __future__ import annotations
 import argparse
 import time
 
+from kabes.rules import VARIANTS
 from kabes.tournament import Setup, run
 
 PAIRS = [("casual", "beginner"), ("skilled", "casual"), ("expert", "skilled"), ("expert", "casual")]
+TRAIN_SEATS = (2, 4)
+"""Mexican Train seats 2 to 8; these two are benched."""
 SEATINGS = [
-    ("partnership", 4),
-    ("plaza", 2),
-    ("plaza-partners", 4),
-    ("haitian", 2),
-    ("haitian", 3),
-    ("haitian", 4),
-    ("haitian-partners", 4),
-    ("mexican-train", 2),
-    ("mexican-train", 4),
+    (variant, players)
+    for variant, rules in VARIANTS.items()
+    for players in rules.seat_counts
+    if rules.board != "trains" or players in TRAIN_SEATS
 ]
 LADDER = 0.5
 """Every level wins more than half its hands against the level below."""
