@@ -184,7 +184,7 @@ async def test_a_frozen_owner_writes_nothing_once_its_table_is_taken_and_its_cli
         for n in (0, 3):
             client = game.clients[n]
             await until(lambda c=client: _closed(c), "A to close its sockets")
-        answers = [m for m in frozen.log[start:] if m.get("id") == action]
+        answers = [r.message for r in frozen.log[start:] if r.message.get("id") == action]
         assert all(m["type"] == "error" and m["code"] == "unavailable" for m in answers), answers
         await game.back(game.clients[0])
         await game.back(game.clients[3])

@@ -131,6 +131,8 @@ class Store:
                 connect_args={"timeout": 30, "check_same_thread": False},
             )
             sa.event.listen(self._sync, "connect", _sqlite_pragmas)
+            sa.event.listen(self._sync, "connect", _sqlite_own_transactions)
+            sa.event.listen(self._sync, "begin", _sqlite_begin_immediate)
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="kabes-store")
         self._queue: asyncio.Queue[_Pending] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
@@ -344,15 +346,21 @@ class Store:
         Read the table's log only after this: nothing can be added to it under an older
         epoch once this returns."""
         async with self.engine.begin() as conn:
+            # Raise the epoch first: a write, so the table's row (PostgreSQL) or the whole
+            # file (SQLite) is this transaction's until it commits, and no writer can check
+            # the old epoch in between.
+            raised = await conn.execute(
+                tables.update().where(tables.c.code == code).values(epoch=tables.c.epoch + 1)
+            )
+            if raised.rowcount == 0:
+                return None
             row = (await conn.execute(
                 sa.select(tables.c.epoch, tables.c.owner).where(tables.c.code == code)
-                .with_for_update()
-            )).first()
-            if row is None:
-                return None
-            epoch = int(row[0]) + 1
-            await conn.execute(tables.update().where(tables.c.code == code)
-                               .values(epoch=epoch, owner=self.server_id))
+            )).one()
+            epoch = int(row[0])
+            await conn.execute(
+                tables.update().where(tables.c.code == code).values(owner=self.server_id)
+            )
             beat = None
             if row[1] is not None:
                 beat = (await conn.execute(
@@ -608,6 +616,18 @@ def _sqlite_file(url: str) -> str | None:
     if not path or path == ":memory:" or "?" in path or path.startswith("file:"):
         return None
     return path
+
+
+def _sqlite_own_transactions(dbapi_connection: Any, _record: Any) -> None:
+    """Let SQLAlchemy begin the writer's transactions itself: the sqlite3 module would begin
+    one only at the first INSERT, after the epochs were read outside it."""
+    dbapi_connection.isolation_level = None
+
+
+def _sqlite_begin_immediate(conn: sa.Connection) -> None:
+    """The writer takes SQLite's write lock before it reads the tables' epochs, so that no
+    claim can raise an epoch between that check and the entries' commit."""
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
