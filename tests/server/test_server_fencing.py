@@ -108,6 +108,16 @@ async def four_at_a_table(server: Server) -> tuple[str, list[str]]:
     return code, tokens
 
 
+async def stored_after(server: Server, code: str, seq: int) -> None:
+    """Wait until an entry after ``seq`` is durable (a welcome is sent before the entry
+    that records the connection is)."""
+    for _ in range(500):
+        if any(r["seq"] > seq for r in await rows(server, code)):
+            return
+        await asyncio.sleep(0.01)
+    pytest.fail(f"nothing was stored after seq {seq} in 5 s")
+
+
 async def rows(server: Server, code: str) -> list[dict[str, Any]]:
     """Table ``code``'s entries as the store holds them: seq, kind, epoch."""
     engine = server.app.state.services.store.engine
@@ -162,6 +172,7 @@ async def test_a_server_whose_table_was_taken_writes_nothing_more_and_drops_it(
         nxt = update["view"]["turn"]
         other, seen = await second.connect(code, tokens[nxt])
         legal = seen["view"]["legal"]
+        await stored_after(second, code, acked["seq"])  # the seat's "connected", at epoch 2
         again = await first.hub.get(code)
         assert again is not None and again.epoch == 3
         other.send({"type": "play", "id": "stale", "move": legal[0]})
