@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -135,22 +136,39 @@ async def _tables_against_experts(server: Server, count: int) -> list[Socket]:
     return socks
 
 
-async def _budgets_while_busy(settings: Settings, tmp_path: Path, tables: int) -> str:
-    """Run ``tables`` tables of one person against three experts on one worker process
-    until 24 computer moves are made; the metrics page then, once the searches drained."""
+@contextlib.asynccontextmanager
+async def _people_playing(socks: list[Socket], resume: bool = False) -> AsyncIterator[None]:
+    """The person at each of these tables plays every turn until the block ends."""
+    people = [asyncio.create_task(_play_person(s, resume=resume)) for s in socks]
+    try:
+        yield
+    finally:
+        for person in people:
+            person.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.gather(*people, return_exceptions=True)
+
+
+@contextlib.asynccontextmanager
+async def _busy(
+    settings: Settings, tmp_path: Path, tables: int
+) -> AsyncIterator[tuple[Server, list[Socket], str]]:
+    """``tables`` tables of one person against three experts on one worker process, played
+    until 24 computer moves are made: the server, the people's sockets, and the metrics page
+    once the searches drained."""
     with worker_pool(1) as pool:
         warm_up(pool, 1)
         async with running(sqlite_url(tmp_path), settings, executor=pool) as server:
             socks = await _tables_against_experts(server, tables)
-            people = [asyncio.create_task(_play_person(s)) for s in socks]
-            try:
+            async with _people_playing(socks):
                 await _until(server, "kabes_computer_moves_total", lambda v: v >= 24)
-            finally:
-                for person in people:
-                    person.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await asyncio.gather(*people, return_exceptions=True)
-            return await _until(server, "kabes_computer_searches", lambda v: v == 0)
+            yield server, socks, await _until(server, "kabes_computer_searches", lambda v: v == 0)
+
+
+async def _budgets_while_busy(settings: Settings, tmp_path: Path, tables: int) -> str:
+    """The metrics page after :func:`_busy`."""
+    async with _busy(settings, tmp_path, tables) as (_, _, text):
+        return text
 
 
 async def test_busy_workers_give_smaller_budgets_never_below_the_floor(tmp_path: Path) -> None:
@@ -176,34 +194,18 @@ async def test_with_a_fixed_budget_every_search_gets_it_all(tmp_path: Path) -> N
 
 async def test_a_table_alone_gets_the_whole_budget_back(tmp_path: Path) -> None:
     settings = Settings(computer_delay=0.0, expert_budget=0.3, workers=1)
-    with worker_pool(1) as pool:
-        warm_up(pool, 1)
-        async with running(sqlite_url(tmp_path), settings, executor=pool) as server:
-            socks = await _tables_against_experts(server, 8)
-            people = [asyncio.create_task(_play_person(s)) for s in socks]
-            try:
-                await _until(server, "kabes_computer_moves_total", lambda v: v >= 24)
-            finally:
-                for person in people:
-                    person.cancel()
-                await asyncio.gather(*people, return_exceptions=True)
-            busy = await _until(server, "kabes_computer_searches", lambda v: v == 0)
-            assert metric(busy, 'kabes_computer_budget_seconds_bucket{le="0.2"}') > 0
-            # The searches drained; now only the first table plays on, so its experts think
-            # alone, each with the whole budget.
-            drained = busy
-            people = [asyncio.create_task(_play_person(socks[0], resume=True))]
-            try:
-                after = await _until(
-                    server, "kabes_computer_budget_seconds_count",
-                    lambda v: v >= metric(drained, "kabes_computer_budget_seconds_count") + 4,
-                )
-            finally:
-                for person in people:
-                    person.cancel()
-                await asyncio.gather(*people, return_exceptions=True)
-            added = (metric(after, "kabes_computer_budget_seconds_count")
-                     - metric(drained, "kabes_computer_budget_seconds_count"))
-            spent = (metric(after, "kabes_computer_budget_seconds_sum")
-                     - metric(drained, "kabes_computer_budget_seconds_sum"))
-            assert abs(spent - 0.3 * added) < 1e-6
+    async with _busy(settings, tmp_path, 8) as (server, socks, busy):
+        assert metric(busy, 'kabes_computer_budget_seconds_bucket{le="0.2"}') > 0
+        # The searches drained; now only the first table plays on, so its experts think
+        # alone, each with the whole budget.
+        drained = busy
+        async with _people_playing([socks[0]], resume=True):
+            after = await _until(
+                server, "kabes_computer_budget_seconds_count",
+                lambda v: v >= metric(drained, "kabes_computer_budget_seconds_count") + 4,
+            )
+        added = (metric(after, "kabes_computer_budget_seconds_count")
+                 - metric(drained, "kabes_computer_budget_seconds_count"))
+        spent = (metric(after, "kabes_computer_budget_seconds_sum")
+                 - metric(drained, "kabes_computer_budget_seconds_sum"))
+        assert abs(spent - 0.3 * added) < 1e-6
