@@ -534,21 +534,12 @@ def _pages(app: FastAPI) -> None:
         return
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
-    @app.get("/", include_in_schema=False)
-    async def home() -> FileResponse:
+    async def page() -> FileResponse:
+        """The one page: the client routes these paths itself."""
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
-    @app.get("/t/{code}", include_in_schema=False)
-    async def table_page(code: str) -> FileResponse:
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
-
-    @app.get("/learn", include_in_schema=False)
-    async def learn_page() -> FileResponse:
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
-
-    @app.get("/learn/{lesson_id}", include_in_schema=False)
-    async def lesson_page(lesson_id: str) -> FileResponse:
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+    for path in ("/", "/t/{code}", "/learn", "/learn/{lesson_id}"):
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     worker = WEB / "sw.js"
 
