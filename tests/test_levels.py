@@ -19,10 +19,10 @@ from kabes.ai.worlds import deal_world
 from kabes.errors import BadOptions
 from kabes.line_hand import LineHand
 from kabes.match import Match
-from kabes.moves import RIGHT, Play
+from kabes.moves import LEFT, RIGHT, Play
 from kabes.results import Ending, HandEnd
 from kabes.tiles import Tile, count, parse_tile
-from kabes.views import view
+from kabes.views import View, view
 
 
 def tiles(text: str) -> list[Tile]:
@@ -359,6 +359,38 @@ def test_a_heavy_tile_kept_back_is_read_as_unlikely_by_both_kinds_of_player(
     counting_only = weigh(kept_back) / weigh(heaviest)
     assert mixed < counting_only < 1.0
     assert mixed < 0.25
+
+
+def test_a_light_tile_that_leaves_open_what_the_next_opponent_lacks_is_read_as_a_choice() -> None:
+    """Seat 3 passed on 4 and 5. Later seat 2 played 3-4, opening the 4 that seat 3 lacks,
+    where 6-3 would have been heavier. A counting player does that on purpose (the skilled
+    level weighs the table as much as its hand), so the reading must not take the light
+    tile as a sign that seat 2 had nothing heavier: a world where it held 6-3 too stays
+    likely once the table is read (the view's order of play tells who passed when)."""
+    match = Match("partnership", 4, rng=Random(1))
+    match.deal_hand()
+    plays = (
+        (0, Play(parse_tile("4-5"))),
+        (1, Play(parse_tile("5-5"), RIGHT)),
+        (2, Play(parse_tile("4-4"), LEFT)),
+        (0, Play(parse_tile("4-1"), LEFT)),
+        (1, Play(parse_tile("5-3"), RIGHT)),
+        (2, Play(parse_tile("3-4"), RIGHT)),
+    )
+    base = replace(view(match, 0), played=plays, draws=(0, 0, 0, 0), turn=3)
+    timed = replace(base, passes=((3, (4, 5)),))
+    untimed = replace(base, passes=())  # passes the order of play does not explain
+    held_heavier = fastline.mask(tiles("6-3 0-0 0-2"))
+    nothing_else = fastline.mask(tiles("0-0 0-2 2-2"))
+
+    def odds(seen: View) -> float:
+        reading = Reading(seen)
+        weigh = lambda held: reading.weight([0, 0, held, 0])  # noqa: E731
+        return weigh(held_heavier) / weigh(nothing_else)
+
+    assert odds(timed) > 1.3 * odds(untimed)
+    assert Reading(timed).decisions[0][6] is not None
+    assert Reading(untimed).decisions[0][6] is None
 
 
 def test_a_seat_that_drew_is_not_read() -> None:

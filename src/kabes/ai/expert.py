@@ -14,9 +14,10 @@ weighted average. All moves are tried in the same worlds, so luck cancels betwee
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
+from functools import partial
 from multiprocessing import get_context
 from random import Random
 
@@ -37,6 +38,8 @@ READS = frozenset({"partnership"})
 """The variants in which the expert weighs its worlds by the other seats' plays
 (``kabes.ai.reading``): where it measured stronger at 50 ms a move (in plaza and
 haitian-partners it measured no better against the skilled level, so it is off there)."""
+EXACT = True
+"""Whether the last tiles of a line game are searched exactly (``kabes.ai.endgame``)."""
 MIN_WORLDS = 4
 """Worlds searched whatever the budget, so that a move is never chosen blind."""
 SAFETY = 0.97
@@ -130,20 +133,29 @@ def search(
     weights = 0.0
     scored: dict[Hashable, float] = {}
     """The value of each kind of end met so far (``boards.base.Searched.keys``)."""
+    exact = EXACT
+
+    def valued(key: Hashable, end: Callable[[], HandEnd]) -> float:
+        worth = scored.get(key)
+        if worth is None:
+            worth = scored[key] = value(rules, state, end(), party)
+        return worth
+
     started = time.perf_counter()
     while max_worlds is None or worlds < max_worlds:
         now = time.perf_counter()
         per_world = (now - started) / worlds if worlds else 0.0
         if worlds >= MIN_WORLDS and now + per_world > deadline:
             break  # one more world would likely overrun the budget
-        world = board.play_world(view, moves, rng, pool, GREEDY, reading)
+        world = board.play_world(
+            view, moves, rng, pool, GREEDY, reading, valued if exact else None
+        )
         weight = world.weight
         for i, key in enumerate(world.keys):
-            worth = None if key is None else scored.get(key)
-            if worth is None:
+            if key is None:
                 worth = value(rules, state, world.end(i), party)
-                if key is not None:
-                    scored[key] = worth
+            else:
+                worth = valued(key, partial(world.end, i))
             totals[i] += weight * worth
         weights += weight
         worlds += 1

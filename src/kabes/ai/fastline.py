@@ -29,6 +29,10 @@ BitEnd = tuple[Ending, int, bool, list[int]]
 """The end of a hand on bit sets: how it ended, who went out (or blocked), whether it was a
 capicú, and the hands left."""
 
+Exact = Callable[[list[int], int, int, int, int], BitEnd]
+"""The end of a hand searched exactly (``kabes.ai.endgame``) from hands, the two ends, the
+seat to move and the seat that played last."""
+
 Summary = tuple[Ending, int, bool, int, tuple[int, ...]]
 """What a line variant's scoring reads of a hand's end (:func:`summary`)."""
 
@@ -145,9 +149,11 @@ def finish_after(
     stock: list[int],
     random: Callable[[], float],
     greedy: float,
+    exact: Exact | None = None,
 ) -> BitEnd:
     """Make ``move`` for ``seat`` on bit-set hands (changed in place), then play the hand to
-    its end. ``ends`` is None before the lead."""
+    its end: played out at random, or searched by ``exact`` where it is given. ``ends`` is
+    None before the lead."""
     tile = move.tile
     bit = BIT[tile]
     hands[seat] ^= bit
@@ -163,4 +169,7 @@ def finish_after(
             left = tile.other(left)
         else:
             right = tile.other(right)
-    return playout(hands, left, right, (seat + 1) % len(hands), stock, seat, random, greedy)
+    following = (seat + 1) % len(hands)
+    if exact is not None:
+        return exact(hands, left, right, following, seat)
+    return playout(hands, left, right, following, stock, seat, random, greedy)

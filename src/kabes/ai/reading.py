@@ -24,13 +24,15 @@ it measured stronger (``kabes.ai.expert.READS``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from itertools import pairwise
 from math import exp
 
 from kabes.ai.bits import DOUBLE_SIX
 from kabes.moves import RIGHT
 from kabes.views import View
 
-BETA = 0.3
+BETA = 0.6
 """How sharply a counting seat is assumed to prefer its better moves (0: not at all)."""
 HEAVY = 1.2
 """How sharply a heavy-tile seat prefers each pip more (a tile one pip heavier is about
@@ -40,6 +42,7 @@ COUNTING = 0.5
 PIPS = 0.6
 DOUBLE = 2.5
 HOLDS = 1.8
+CONTROL = 2.0
 """The cheap features' weights, as the skilled player weighs them (``boards.line``)."""
 
 FITS = DOUBLE_SIX.fits
@@ -53,28 +56,34 @@ class Reading:
     """The past plays of the other seats, ready to weigh worlds (see the module docstring)."""
 
     def __init__(self, view: View) -> None:
-        self.decisions: list[tuple[int, int, int, int, int | None, int | None]] = []
+        self.decisions: list[tuple[int, int, int, int, int | None, int | None, Table | None]] = []
         """Per past play: the seat, the tile's bit, the tiles it played from then on, the
-        tiles that fitted, and the two ends before it (None for a lead)."""
+        tiles that fitted, the two ends before it (None for a lead), and what everybody
+        saw then (None where it cannot be told)."""
         self.seen: dict[tuple[int, int], tuple[float, float]] = {}
         """The chance of each past play given the hand then held, as a counting player and as
         a heavy-tile player would make it, as worked out so far."""
         self.players = view.players
+        self.chain: Chain | None = None
+        """The walk through likely worlds of one search (``kabes.boards.line``)."""
         later = [0] * view.players
         left: int | None = None
         right: int | None = None
-        steps: list[tuple[int, int, int | None, int | None]] = []
+        steps: list[tuple[int, int, int | None, int | None, Table | None]] = []
+        history = _History(view)
         for seat, play in view.played:
             tile = play.tile
-            steps.append((seat, BIT[tile], left, right))
+            steps.append((seat, BIT[tile], left, right, history.before(seat, left, right)))
+            opened: int | None = None
             if left is None or right is None:
                 first = tile.low if play.first is None else play.first
                 left, right = first, tile.other(first)
             elif play.at == RIGHT:
-                right = tile.other(right)
+                right = opened = tile.other(right)
             else:
-                left = tile.other(left)
-        for seat, bit, before_left, before_right in reversed(steps):
+                left = opened = tile.other(left)
+            history.played(seat, BIT[tile], opened)
+        for seat, bit, before_left, before_right, table in reversed(steps):
             later[seat] |= bit
             if seat != view.seat and not view.draws[seat]:
                 fits = (
@@ -82,7 +91,9 @@ class Reading:
                     if before_left is None or before_right is None
                     else (FITS[before_left] | FITS[before_right])
                 )
-                self.decisions.append((seat, bit, later[seat], fits, before_left, before_right))
+                self.decisions.append(
+                    (seat, bit, later[seat], fits, before_left, before_right, table)
+                )
 
     def weight(self, hands: list[int]) -> float:
         """How likely the world with these bit-set ``hands`` makes the plays seen: per seat,
@@ -91,7 +102,7 @@ class Reading:
         counting = [1.0] * self.players
         heavy = [1.0] * self.players
         seen = self.seen
-        for index, (seat, bit, played, fits, left, right) in enumerate(self.decisions):
+        for index, (seat, bit, played, fits, left, right, table) in enumerate(self.decisions):
             held = hands[seat] | played
             choices = held & fits
             if choices == bit:
@@ -99,7 +110,7 @@ class Reading:
             key = (index, held)
             known = seen.get(key)
             if known is None:
-                known = seen[key] = _chances(held, bit, choices, left, right)
+                known = seen[key] = _chances(held, bit, choices, left, right, table)
             counting[seat] *= known[0]
             heavy[seat] *= known[1]
         weight = 1.0
@@ -108,8 +119,103 @@ class Reading:
         return weight
 
 
+class Table:
+    """What everybody at the table saw when a seat chose its tile: the numbers each seat
+    had passed on, the number each seat last opened (its suit), and the tiles on the line.
+    A counting player weighs its moves by these as much as by its own hand."""
+
+    def __init__(
+        self,
+        view: View,
+        seat: int,
+        voids: tuple[frozenset[int], ...],
+        suits: tuple[int | None, ...],
+        line: int,
+    ) -> None:
+        self.seat = seat
+        self.voids = voids
+        self.suits = suits
+        self.line = line
+        party = view.party
+        self.opponents = [s for s in range(view.players) if party(s) != party(seat)]
+        self.partner = (seat + 2) % 4 if view.teams else None
+        self.next = (seat + 1) % view.players
+        self.bonuses: dict[tuple[int, int], float] = {}
+
+    def bonus(self, before: tuple[int, int], after: tuple[int, int]) -> float:
+        """What the skilled player's table features make of a move from the ends
+        ``before`` to the ends ``after``: leave open the numbers opponents lack (the next
+        one most), keep closed those the partner lacks, play to the partner's suit and
+        never cover it, kill the opponents' suits."""
+        key = (min(after), max(after))
+        known = self.bonuses.get(key)
+        if known is not None:
+            return known
+        open_numbers = set(after)
+        total = 0.0
+        for seat in self.opponents:
+            lacking = len(open_numbers & self.voids[seat])
+            total += (3.5 if seat == self.next else 2.0) * lacking
+            suit = self.suits[seat]
+            if suit is not None and suit in before and suit not in open_numbers:
+                total += 1.5
+        if self.partner is not None:
+            total -= 3.0 * len(open_numbers & self.voids[self.partner])
+            suit = self.suits[self.partner]
+            if suit is not None and suit in before:
+                total += 1.5 if suit in open_numbers else -2.5
+        self.bonuses[key] = total
+        return total
+
+
+class _History:
+    """The public facts of a hand replayed play by play, for :class:`Table`. Passes are
+    not timed in a view, but where nobody drew each one is told by the order of play: the
+    seats between two plays passed on the ends then open."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.players = view.players
+        self.voids: list[frozenset[int]] = [frozenset()] * view.players
+        self.suits: list[int | None] = [None] * view.players
+        self.line = 0
+        self.last: int | None = None
+        self.known = not any(view.draws) and _passes_between(view) == len(view.passes)
+
+    def before(self, seat: int, left: int | None, right: int | None) -> Table | None:
+        """The table ``seat`` saw before its play, or None where it cannot be told."""
+        if not self.known:
+            return None
+        if self.last is not None and left is not None and right is not None:
+            passer = (self.last + 1) % self.players
+            while passer != seat:
+                self.voids[passer] = self.voids[passer] | {left, right}
+                passer = (passer + 1) % self.players
+        return Table(self.view, seat, tuple(self.voids), tuple(self.suits), self.line)
+
+    def played(self, seat: int, bit: int, opened: int | None) -> None:
+        """``seat`` laid ``bit``, opening ``opened`` (None for the lead)."""
+        self.line |= bit
+        self.suits[seat] = opened
+        self.last = seat
+
+
+def _passes_between(view: View) -> int:
+    """The passes the order of play implies: the seats skipped between plays, and before
+    the seat to move."""
+    seats = [seat for seat, _ in view.played]
+    if view.turn is not None and seats:
+        seats.append(view.turn)
+    return sum((b - a - 1) % view.players for a, b in pairwise(seats))
+
+
 def _chances(
-    held: int, bit: int, choices: int, left: int | None, right: int | None
+    held: int,
+    bit: int,
+    choices: int,
+    left: int | None,
+    right: int | None,
+    table: Table | None,
 ) -> tuple[float, float]:
     """The chance that a counting player, and a heavy-tile player, holding ``held`` picks
     ``bit`` among the ``choices`` that fit."""
@@ -118,7 +224,7 @@ def _chances(
     while choices:
         one = choices & -choices
         choices ^= one
-        score = exp(BETA * _score(held ^ one, one, left, right))
+        score = exp(BETA * _score(held, one, left, right, table))
         index = one.bit_length() - 1
         pull = exp(HEAVY * (LOW[index] + HIGH[index] + (0.5 if LOW[index] == HIGH[index] else 0)))
         total += score
@@ -129,28 +235,107 @@ def _chances(
     return chosen / total, chosen_heavy / total_heavy
 
 
-def _score(rest: int, bit: int, left: int | None, right: int | None) -> float:
-    """The cheap skilled score of playing ``bit`` (the best of its ends) keeping ``rest``."""
+def _score(held: int, bit: int, left: int | None, right: int | None, table: Table | None) -> float:
+    """The skilled score of playing ``bit`` from ``held`` (the best of its ends): its own
+    pips and double, the numbers it keeps open, and what the table showed (``table``)."""
     index = bit.bit_length() - 1
     a = LOW[index]
     b = HIGH[index]
+    rest = held ^ bit
     base = PIPS * (a + b) + (DOUBLE if a == b else 0.0)
     if left is None or right is None:
-        return base + _holds(rest, a) + (_holds(rest, b) if a != b else 0.0)
-    best = -1.0
+        return base + _keeps(rest, a, b, held, table)
+    best = float("-inf")
     if a == left or b == left:
-        best = _keeps(rest, b if a == left else a, right)
+        best = _placed(rest, (left, right), (b if a == left else a, right), held, table)
     if a == right or b == right:
-        best = max(best, _keeps(rest, left, b if a == right else a))
+        best = max(best, _placed(rest, (left, right), (left, b if a == right else a), held, table))
     return base + best
 
 
-def _keeps(rest: int, left: int, right: int) -> float:
-    """What keeping these two ends open is worth to a hand holding ``rest``."""
-    if left == right:
-        return _holds(rest, left)
-    return _holds(rest, left) + _holds(rest, right)
+def _placed(
+    rest: int,
+    before: tuple[int, int],
+    after: tuple[int, int],
+    held: int,
+    table: Table | None,
+) -> float:
+    keeps = _keeps(rest, after[0], after[1], held, table)
+    return keeps if table is None else keeps + table.bonus(before, after)
 
 
-def _holds(rest: int, number: int) -> float:
-    return HOLDS * min((rest & FITS[number]).bit_count(), 3)
+def _keeps(rest: int, left: int, right: int, held: int, table: Table | None) -> float:
+    """What keeping these two ends open is worth to a hand holding ``rest``, and more where
+    nobody else can hold a number it keeps (every other tile of it is on the line)."""
+    total = 0.0
+    for number in (left,) if left == right else (left, right):
+        mine = (rest & FITS[number]).bit_count()
+        if mine:
+            total += HOLDS * min(mine, 3)
+            if table is not None and not FITS[number] & ~(table.line | held):
+                total += CONTROL
+    return total
+
+
+class Chain:
+    """Worlds drawn in proportion to how well they explain the plays, by a Metropolis walk:
+    two hidden holders (other seats, or the stock) swap a tile where the numbers each is
+    known to lack allow it, and the swap is kept with the odds of the new world against the
+    old. Weighing uniform deals instead wastes most of them once the plays say much (a few
+    worlds carry all the weight); a walk spends its time where the likely worlds are."""
+
+    def __init__(self, reading: Reading, view: View, hands: list[int], stock: int) -> None:
+        self.reading = reading
+        self.hands = [*hands, stock]
+        self.weight = reading.weight(hands)
+        self.forbidden = [
+            _numbers(view.voids[s]) if s < view.players else 0 for s in range(view.players + 1)
+        ]
+        self.holders = [s for s in range(view.players) if s != view.seat and view.counts[s]] + (
+            [view.players] if view.stock else []
+        )
+        self.players = view.players
+
+    def step(self, random: Callable[[], float]) -> None:
+        """One proposed swap, kept or not."""
+        holders = self.holders
+        if len(holders) < 2:
+            return
+        i = holders[int(random() * len(holders))]
+        j = holders[int(random() * len(holders))]
+        if i == j:
+            return
+        hands = self.hands
+        give = _pick(hands[i], random)
+        take = _pick(hands[j], random)
+        if give & self.forbidden[j] or take & self.forbidden[i]:
+            return
+        hands[i] ^= give | take
+        hands[j] ^= give | take
+        weight = self.reading.weight(hands[: self.players])
+        if weight >= self.weight or random() * self.weight < weight:
+            self.weight = weight
+        else:
+            hands[i] ^= give | take
+            hands[j] ^= give | take
+
+    def world(self, steps: int, random: Callable[[], float]) -> tuple[list[int], int]:
+        """The hands and the stock after ``steps`` more proposals."""
+        for _ in range(steps):
+            self.step(random)
+        return self.hands[: self.players], self.hands[self.players]
+
+
+def _numbers(voids: frozenset[int]) -> int:
+    """The tiles showing any of these numbers."""
+    tiles = 0
+    for number in voids:
+        tiles |= FITS[number]
+    return tiles
+
+
+def _pick(tiles: int, random: Callable[[], float]) -> int:
+    """One of these tiles, at random."""
+    for _ in range(int(random() * tiles.bit_count())):
+        tiles &= tiles - 1
+    return tiles & -tiles

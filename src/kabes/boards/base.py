@@ -30,6 +30,10 @@ if TYPE_CHECKING:  # the levels' package imports the boards: only its name is ne
 Judge = Callable[[View, Play], "list[Feature]"]
 """The skilled player's features of one move in one view."""
 
+Valued = Callable[[Hashable, Callable[[], HandEnd]], float]
+"""What an end of the hand is worth to the searching side, from its key
+(``Searched.keys``) and, where that key was not valued yet, the end itself."""
+
 
 @dataclass(slots=True)
 class Searched:
@@ -97,8 +101,10 @@ class Board(ABC):
         pool: list[Tile],
         greedy: float,
         reading: Reading | None = None,
+        valued: Valued | None = None,
     ) -> Searched:
         """The expert's search: one world dealt consistently with ``view`` (``pool`` the
         tiles it has not seen), how likely it makes the plays seen (``reading``; 1 without
         one), and the end of the hand after each of ``moves`` in it, played out by quick
-        players who play the heaviest tile ``greedy`` of the time."""
+        players who play the heaviest tile ``greedy`` of the time, or searched exactly to
+        the best end by ``valued`` where the board can (few tiles left)."""

@@ -16,12 +16,12 @@ from rich.console import RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from kabes.ai import fastline
+from kabes.ai import endgame, fastline
 from kabes.ai.features import OUT, Feature
 from kabes.ai.knowledge import ends_after, number_counts, opponents, partner, unseen
-from kabes.ai.reading import Reading
+from kabes.ai.reading import Chain, Reading
 from kabes.ai.worlds import deal_world
-from kabes.boards.base import Board, Judge, Searched
+from kabes.boards.base import Board, Judge, Searched, Valued
 from kabes.cli.words import Names
 from kabes.moves import LEFT, RIGHT, Play
 from kabes.rules import get_rules
@@ -34,6 +34,10 @@ LINE_HELP = (
     "fits, the table draws (where there is a stock) and passes for you. "
     "'hint' asks the expert for advice; 'q' stops the game."
 )
+
+
+CHAIN = 3
+BURN_IN = 20
 
 
 class LineBoard(Board):
@@ -88,25 +92,64 @@ class LineBoard(Board):
         pool: list[Tile],
         greedy: float,
         reading: Reading | None = None,
+        valued: Valued | None = None,
     ) -> Searched:
         """The hidden hands dealt again, weighed by ``reading``, and each move played out
-        on bit sets; an end is known by its pips per seat (``fastline.summary``)."""
-        hands, stock = deal_world(view, rng, pool)
-        masks = [fastline.mask(h) for h in hands]
-        bits = [fastline.BIT[t] for t in stock]
+        on bit sets, or searched exactly (``kabes.ai.endgame``) once few tiles are left;
+        an end is known by its pips per seat (``fastline.summary``)."""
+        weight = 1.0
+        if reading is not None and CHAIN:
+            if reading.chain is None:
+                hands, stock = deal_world(view, rng, pool)
+                start = [fastline.mask(h) for h in hands]
+                reading.chain = Chain(reading, view, start, fastline.mask(stock))
+                reading.chain.world(BURN_IN, rng.random)
+            masks, stocked = reading.chain.world(CHAIN, rng.random)
+            bits = [1 << i for i in range(28) if stocked >> i & 1]
+            rng.shuffle(bits)
+        else:
+            hands, stock = deal_world(view, rng, pool)
+            masks = [fastline.mask(h) for h in hands]
+            if reading is not None:
+                weight = reading.weight(masks)
+            bits = [fastline.BIT[t] for t in stock]
         leader = view.leader
         assert leader is not None
-        weight = 1.0 if reading is None else reading.weight(masks)
+        teams = view.teams and get_rules(view.variant).counts_by_party
+        exact = None if valued is None else _exact(view, bits, valued, leader, teams)
         ends = [
-            fastline.finish_after(list(masks), view.ends, view.seat, move, bits, rng.random, greedy)
+            fastline.finish_after(
+                list(masks), view.ends, view.seat, move, bits, rng.random, greedy, exact
+            )
             for move in moves
         ]
-        teams = view.teams and get_rules(view.variant).counts_by_party
         return Searched(
             weight,
             [fastline.summary(end, leader, teams) for end in ends],
             lambda i: fastline.hand_end(ends[i], leader),
         )
+
+
+def _exact(
+    view: View, stock: list[int], valued: Valued, leader: int, teams: bool
+) -> fastline.Exact | None:
+    """The exact search of the rest of the hand, where it is sound and worth its cost: with
+    the stock empty (a world's stock order is a guess that exact play would trust), at most
+    ``endgame.TILES`` tiles in hand after the move, and two sides (each side's gain is the
+    other's loss)."""
+    if view.stock or sum(view.counts) - 1 > endgame.TILES:
+        return None
+    if not (view.teams or view.players == 2):
+        return None
+    ours = sum(1 << s for s in range(view.players) if view.party(s) == view.party(view.seat))
+
+    def worth(end: fastline.BitEnd) -> float:
+        return valued(fastline.summary(end, leader, teams), lambda: fastline.hand_end(end, leader))
+
+    def exact(hands: list[int], left: int, right: int, turn: int, last: int) -> fastline.BitEnd:
+        return endgame.solve(hands, left, right, turn, stock, last, ours, worth)
+
+    return exact
 
 
 def line_features(view: View, move: Play, out: list[Tile]) -> list[Feature]:

@@ -21,7 +21,7 @@ from kabes.ai.features import OUT, Feature
 from kabes.ai.reading import Reading
 from kabes.ai.worlds import deal_world
 from kabes.board_facts import TrainView
-from kabes.boards.base import Board, Judge, Searched
+from kabes.boards.base import Board, Judge, Searched, Valued
 from kabes.cli.words import Names
 from kabes.moves import MAX_TRAINS, PUBLIC, Play
 from kabes.tiles import Tile
@@ -92,6 +92,7 @@ class TrainBoard(Board):
         pool: list[Tile],
         greedy: float,
         reading: Reading | None = None,
+        valued: Valued | None = None,
     ) -> Searched:
         """The round rebuilt in one world (every world weighs 1: train plays are not read),
         and each move played out from a copy of it. A round's end is scored whole: its

@@ -1,0 +1,122 @@
+"""The end of a line-game hand searched exactly, in one world, for the expert.
+
+Late in a hand few tiles are left, and a random playout misjudges them most: one careless
+tile decides a block or a domino. Once a world's hands hold few enough tiles, the expert
+searches every line of play to the end instead (minimax with alpha-beta pruning): its own
+side picks the best end for it, the other side the worst, each end valued by the variant's
+own rules for the match (``worth``). This is what a master does when counting out the last
+tiles. It knows the world it is given (the hidden hands as dealt for it), so it is used
+only where each side is one party (two seats, or two teams): the value of an end to one side
+is then the loss of the other.
+
+The rules played are the playouts' (``kabes.ai.fastline``): play when able, draw until a
+tile fits while there is a stock, pass otherwise, block when everybody passes in turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from kabes.ai.fastline import FITS, HIGH, LOW, BitEnd
+from kabes.results import Ending
+
+TILES = 12
+"""Searched exactly once the hands hold at most this many tiles (after the move searched):
+past that, the search costs more than the worlds it displaces are worth."""
+
+Worth = Callable[[BitEnd], float]
+"""What an end of the hand is worth to the searching side."""
+
+
+def solve(
+    hands: list[int],
+    left: int,
+    right: int,
+    turn: int,
+    stock: Sequence[int],
+    last: int,
+    ours: int,
+    worth: Worth,
+) -> BitEnd:
+    """The end of the hand when every seat plays its best from here, ``turn`` to move on a
+    line with ends ``left`` and ``right`` (``last`` played last). Seats whose bit is set in
+    ``ours`` seek the highest ``worth``, the others the lowest."""
+    players = len(hands)
+    stock_size = len(stock)
+
+    def best(
+        hands: tuple[int, ...],
+        left: int,
+        right: int,
+        turn: int,
+        drawn: int,
+        last: int,
+        passes: int,
+        alpha: float,
+        beta: float,
+    ) -> tuple[float, BitEnd]:
+        fit = FITS[left] | FITS[right]
+        hand = hands[turn]
+        playable = hand & fit
+        while not playable and drawn < stock_size:
+            tile = stock[drawn]
+            drawn += 1
+            hand |= tile
+            playable = tile & fit
+        if not playable:
+            if passes + 1 >= players:
+                end: BitEnd = (Ending.BLOCKED, last, False, list(hands))
+                return worth(end), end
+            if hand != hands[turn]:
+                hands = (*hands[:turn], hand, *hands[turn + 1 :])
+            return best(
+                hands, left, right, (turn + 1) % players, drawn, last, passes + 1, alpha, beta
+            )
+        maximising = ours >> turn & 1
+        value = float("-inf") if maximising else float("inf")
+        found: BitEnd | None = None
+        following = (turn + 1) % players
+        while playable:  # heaviest first: the likeliest good move, for early cut-offs
+            index = playable.bit_length() - 1
+            bit = 1 << index
+            playable ^= bit
+            rest = hand ^ bit
+            a = LOW[index]
+            b = HIGH[index]
+            on_left = a == left or b == left
+            on_right = a == right or b == right
+            after = (*hands[:turn], rest, *hands[turn + 1 :])
+            if not rest:  # a domino: either end gives the same
+                end = (Ending.DOMINO, turn, on_left and on_right and left != right, list(after))
+                worth_here = worth(end)
+                if worth_here > value if maximising else worth_here < value:
+                    value, found = worth_here, end
+                places = []
+            elif on_left and on_right and left != right:
+                places = [(b if a == left else a, right), (left, b if a == right else a)]
+            elif on_left:
+                places = [(b if a == left else a, right)]
+            else:
+                places = [(left, b if a == right else a)]
+            for new_left, new_right in places:
+                worth_here, end = best(
+                    after, new_left, new_right, following, drawn, turn, 0, alpha, beta
+                )
+                if worth_here > value if maximising else worth_here < value:
+                    value, found = worth_here, end
+                    if maximising:
+                        alpha = max(alpha, value)
+                    else:
+                        beta = min(beta, value)
+                if alpha >= beta:
+                    break
+            if maximising:
+                alpha = max(alpha, value)
+            else:
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        assert found is not None
+        return value, found
+
+    return best(tuple(hands), left, right, turn, 0, last, 0, float("-inf"), float("inf"))[1]

@@ -1,0 +1,82 @@
+"""The expert's exact search of a hand's last tiles (``kabes.ai.endgame``)."""
+
+from __future__ import annotations
+
+from random import Random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kabes.ai import endgame, fastline
+from kabes.ai.expert import value
+from kabes.line_hand import LineHand
+from kabes.match import Match
+from kabes.rules import MatchState, Rules
+
+TWO_SIDED = [
+    ("partnership", 4),
+    ("plaza", 2),
+    ("plaza-partners", 4),
+    ("haitian", 2),
+    ("haitian-partners", 4),
+]
+
+
+def best_by_engine(hand: LineHand, rules: Rules, state: MatchState, party: int) -> float:
+    """Every line of play the engine allows, tried one by one: the side of ``party`` picks
+    its best end, the other side its worst."""
+    if hand.end is not None:
+        return value(rules, state, hand.end, party)
+    assert hand.turn is not None
+    worths = []
+    for move in hand.legal_moves():
+        after = hand.copy()
+        after.apply(move)
+        worths.append(best_by_engine(after, rules, state, party))
+    return max(worths) if state.party(hand.turn) == party else min(worths)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(TWO_SIDED), st.integers(0, 2**32), st.integers(2, 8))
+def test_the_last_tiles_are_searched_to_the_end_best_for_the_searching_side(
+    setup: tuple[str, int], seed: int, tiles_left: int
+) -> None:
+    """From a real hand played down to a few tiles, the exact search reaches an end worth
+    what the engine's own moves, all tried, give the side to move when both sides play
+    their best (draws from the stock included)."""
+    variant, players = setup
+    rng = Random(seed)
+    match = Match(variant, players, rng=Random(seed))
+    target = match.state.options.target or 100
+    match.state.scores = [rng.randrange(0, target) for _ in range(match.state.parties)]
+    match.deal_hand()
+    hand = match.hand
+    assert isinstance(hand, LineHand)
+    while hand.end is None and sum(map(len, hand.hands)) > tiles_left:
+        hand.apply(rng.choice(hand.legal_moves()))
+    if hand.end is not None or hand.line is None:
+        return
+    seat = hand.turn
+    assert seat is not None
+    party = match.state.party(seat)
+    ours = sum(1 << s for s in range(players) if match.state.party(s) == party)
+    teams = match.state.teams and match.rules.counts_by_party
+
+    def worth(end: fastline.BitEnd) -> float:
+        return value(match.rules, match.state, fastline.hand_end(end, hand.leader), party)
+
+    left, right = hand.line.ends
+    last = hand.last_player
+    assert last is not None
+    end = endgame.solve(
+        [fastline.mask(h) for h in hand.hands],
+        left,
+        right,
+        seat,
+        [fastline.BIT[t] for t in hand.stock[hand.drawn :]],
+        last,
+        ours,
+        worth,
+    )
+    assert worth(end) == best_by_engine(hand, match.rules, match.state, party)
+    assert fastline.summary(end, hand.leader, teams)[3] == hand.leader
