@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from random import Random
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from deals import SEATINGS
 from kabes.ai import LEVELS, Expert, fastline, make_player, reading
 from kabes.ai.casual import Casual
+from kabes.ai.knowledge import unseen
 from kabes.ai.expert import value
 from kabes.ai.reading import Reading
 from kabes.ai.skilled import Skilled, longest_train
@@ -400,3 +402,66 @@ def test_a_seat_that_drew_is_not_read() -> None:
     light = Play(parse_tile("6-0"), RIGHT)
     seen = replace(view(match, 2), played=((0, lead), (1, light)), draws=(0, 1, 0, 0))
     assert [d[0] for d in Reading(seen).decisions] == [0]  # only the lead of seat 0
+
+
+def _late_position(seed: int, hidden: int) -> View:
+    """Seat 0's view of a partnership hand played by skilled players, at its first choice
+    once the other seats hold at most ``hidden`` tiles."""
+    match = Match("partnership", 4, rng=Random(seed))
+    match.deal_hand()
+    players = [make_player("skilled", Random(seed + s)) for s in range(4)]
+    while match.hand_in_progress:
+        seat = match.turn
+        assert seat is not None
+        seen = view(match, 0)
+        if seat == 0 and sum(seen.counts[1:]) <= hidden and len(seen.legal) > 1:
+            return seen
+        match.apply(seat, players[seat].choose(view(match, seat)))
+    raise AssertionError(f"seed {seed}: the hand ended before the position was reached")
+
+
+def _worlds(seen: View) -> dict[tuple[int, ...], float]:
+    """Every deal of the unseen tiles that respects counts and voids, with its weight."""
+    reading = Reading(seen)
+    found: dict[tuple[int, ...], float] = {}
+    pool = [fastline.BIT[t] for t in unseen(seen)]
+
+    def deal(seat: int, left: list[int], hands: list[int]) -> None:
+        if seat == 4:
+            found[tuple(hands)] = reading.weight(hands)
+            return
+        if seat == seen.seat:
+            deal(seat + 1, left, hands)
+            return
+        voids = seen.voids[seat]
+        for chosen in itertools.combinations(left, seen.counts[seat]):
+            tiles_in = fastline.tiles_of(sum(chosen))
+            if any(t.low in voids or t.high in voids for t in tiles_in):
+                continue
+            rest = [t for t in left if t not in chosen]
+            deal(seat + 1, rest, [*hands[:seat], sum(chosen), *hands[seat + 1 :]])
+
+    deal(0, pool, [fastline.mask(seen.hand) if s == seen.seat else 0 for s in range(4)])
+    return found
+
+
+@pytest.mark.parametrize("seed", [3, 11, 16, 27])
+def test_the_walk_visits_each_world_as_often_as_the_plays_make_it_likely(seed: int) -> None:
+    """Late in a hand the possible worlds can be listed. The expert's walk through them
+    (``reading.Chain``) must keep every seat's count and known voids, and visit each as
+    often as its weight says: within a total-variation distance of 0.1 of the exact
+    shares after 40,000 steps."""
+    seen = _late_position(seed, 6)
+    exact = _worlds(seen)
+    total = sum(exact.values())
+    rng = Random(seed)
+    hands, stock = deal_world(seen, rng)
+    chain = reading.Chain(Reading(seen), seen, [fastline.mask(h) for h in hands], 0)
+    visits: dict[tuple[int, ...], int] = dict.fromkeys(exact, 0)
+    steps = 40_000
+    for _ in range(steps):
+        world, stocked = chain.world(1, rng.random)
+        assert stocked == 0 and world[seen.seat] == fastline.mask(seen.hand)
+        visits[tuple(world)] += 1  # a world outside the list would raise KeyError
+    distance = sum(abs(visits[w] / steps - exact[w] / total) for w in exact) / 2
+    assert distance < 0.1, f"{len(exact)} worlds, total variation {distance:.3f}"
