@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from deals import SEATINGS
 from kabes.ai import LEVELS, Expert, fastline, make_player, reading
 from kabes.ai.casual import Casual
-from kabes.ai.knowledge import unseen
 from kabes.ai.expert import value
+from kabes.ai.knowledge import unseen
 from kabes.ai.reading import Reading
 from kabes.ai.skilled import Skilled, longest_train
 from kabes.ai.worlds import deal_world
@@ -455,7 +455,7 @@ def test_the_walk_visits_each_world_as_often_as_the_plays_make_it_likely(seed: i
     exact = _worlds(seen)
     total = sum(exact.values())
     rng = Random(seed)
-    hands, stock = deal_world(seen, rng)
+    hands, _ = deal_world(seen, rng)
     chain = reading.Chain(Reading(seen), seen, [fastline.mask(h) for h in hands], 0)
     visits: dict[tuple[int, ...], int] = dict.fromkeys(exact, 0)
     steps = 40_000

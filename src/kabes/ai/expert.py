@@ -1,14 +1,15 @@
 """The expert: it searches the hidden hands (information-set Monte Carlo).
 
 For every move it could make, it deals the hidden tiles again many times, consistently with
-everything its seat has seen (the tiles out, the numbers each seat lacks, the counts), weighs
-each world (in ``partnership``) by how likely it makes the plays the other seats chose
-(``kabes.ai.reading``), plays
-each world out to the end of the hand with quick sensible players (each kind of board deals
-and plays its own worlds: ``kabes.boards``), scores the hand by the variant's own rules, and
-values the result for the match: points against the target, and a won or lost match above
-all. It keeps dealing until its time budget is spent and plays the move with the best
-weighted average. All moves are tried in the same worlds, so luck cancels between them.
+everything its seat has seen (the tiles out, the numbers each seat lacks, the counts); in
+``partnership`` it draws those worlds as likely as they make the plays the other seats chose
+(``kabes.ai.reading``). It plays each world out to the end of the hand with quick sensible
+players, or once few tiles are left searches every line of play to the best end for each
+side (``kabes.ai.endgame``); each kind of board deals and plays its own worlds
+(``kabes.boards``). It scores the hand by the variant's own rules and values the result for
+the match: points against the target, and a won or lost match above all. It keeps searching
+until its time budget is spent and plays the move with the best average. All moves are
+tried in the same worlds, so luck cancels between them.
 """
 
 from __future__ import annotations
@@ -38,8 +39,6 @@ READS = frozenset({"partnership"})
 """The variants in which the expert weighs its worlds by the other seats' plays
 (``kabes.ai.reading``): where it measured stronger at 50 ms a move (in plaza and
 haitian-partners it measured no better against the skilled level, so it is off there)."""
-EXACT = True
-"""Whether the last tiles of a line game are searched exactly (``kabes.ai.endgame``)."""
 MIN_WORLDS = 4
 """Worlds searched whatever the budget, so that a move is never chosen blind."""
 SAFETY = 0.97
@@ -89,13 +88,12 @@ class Expert(Level):
             helpers = [
                 pool.submit(search, view, moves, seed, self.budget, limit) for seed in seeds[1:]
             ]
-        totals, weight, worlds = search(view, moves, seeds[0], self.budget, limit)
+        totals, worlds = search(view, moves, seeds[0], self.budget, limit)
         for future in helpers:
-            more, more_weight, count = future.result()
+            more, count = future.result()
             totals = [a + b for a, b in zip(totals, more, strict=True)]
-            weight += more_weight
             worlds += count
-        return [t / weight for t in totals], worlds
+        return [t / worlds for t in totals], worlds
 
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
@@ -110,9 +108,9 @@ def _pool(size: int) -> ProcessPoolExecutor:
 
 def search(
     view: View, moves: list[Play], seed: int, budget: float, max_worlds: int | None
-) -> tuple[list[float], float, int]:
-    """Weighted total value of each move over the worlds one process deals in ``budget``
-    seconds, the total weight, and the number of worlds."""
+) -> tuple[list[float], int]:
+    """Total value of each move over the worlds one process searches in ``budget``
+    seconds, and the number of worlds."""
     rng = Random(seed)
     rules = get_rules(view.variant)
     state = MatchState(
@@ -130,10 +128,8 @@ def search(
     pool = unseen(view)
     board = boards.board_of(view.variant)
     reading = board.read(view) if view.variant in READS else None
-    weights = 0.0
     scored: dict[Hashable, float] = {}
     """The value of each kind of end met so far (``boards.base.Searched.keys``)."""
-    exact = EXACT
 
     def valued(key: Hashable, end: Callable[[], HandEnd]) -> float:
         worth = scored.get(key)
@@ -147,21 +143,15 @@ def search(
         per_world = (now - started) / worlds if worlds else 0.0
         if worlds >= MIN_WORLDS and now + per_world > deadline:
             break  # one more world would likely overrun the budget
-        world = board.play_world(
-            view, moves, rng, pool, GREEDY, reading, valued if exact else None
-        )
-        weight = world.weight
+        world = board.play_world(view, moves, rng, pool, GREEDY, reading, valued)
         for i, key in enumerate(world.keys):
             if key is None:
                 worth = value(rules, state, world.end(i), party)
             else:
                 worth = valued(key, partial(world.end, i))
-            totals[i] += weight * worth
-        weights += weight
+            totals[i] += worth
         worlds += 1
-    if weights <= 0.0:  # pragma: no cover - every world has a positive weight
-        raise AssertionError("no world carried any weight")
-    return totals, weights, worlds
+    return totals, worlds
 
 
 def value(rules: Rules, state: MatchState, end: HandEnd, party: int) -> float:

@@ -37,10 +37,10 @@ Valued = Callable[[Hashable, Callable[[], HandEnd]], float]
 
 @dataclass(slots=True)
 class Searched:
-    """One world the expert searched: how likely it is, and the end of the hand after each
-    candidate move in it."""
+    """One world the expert searched: the end of the hand after each candidate move in it.
+    Worlds come as likely as the plays seen make them (``reading.Chain``), so each counts
+    the same."""
 
-    weight: float
     keys: list[Hashable | None]
     """Per move, all that the variant's scoring reads of its end (None: the whole end), so
     that ends alike are valued once: most playouts end in a handful of ways."""
@@ -104,7 +104,7 @@ class Board(ABC):
         valued: Valued | None = None,
     ) -> Searched:
         """The expert's search: one world dealt consistently with ``view`` (``pool`` the
-        tiles it has not seen), how likely it makes the plays seen (``reading``; 1 without
-        one), and the end of the hand after each of ``moves`` in it, played out by quick
+        tiles it has not seen), drawn as likely as it makes the plays seen where there is a
+        ``reading``, and the end of the hand after each of ``moves`` in it, played out by quick
         players who play the heaviest tile ``greedy`` of the time, or searched exactly to
         the best end by ``valued`` where the board can (few tiles left)."""

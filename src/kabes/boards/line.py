@@ -36,8 +36,11 @@ LINE_HELP = (
 )
 
 
-CHAIN = 3
+STEPS = 3
+"""Steps of the walk through likely worlds (``reading.Chain``) between two worlds searched:
+more measured no stronger at 50 ms a move (fewer worlds)."""
 BURN_IN = 20
+"""Steps walked from the first world dealt at random, before any is searched."""
 
 
 class LineBoard(Board):
@@ -94,25 +97,23 @@ class LineBoard(Board):
         reading: Reading | None = None,
         valued: Valued | None = None,
     ) -> Searched:
-        """The hidden hands dealt again, weighed by ``reading``, and each move played out
-        on bit sets, or searched exactly (``kabes.ai.endgame``) once few tiles are left;
-        an end is known by its pips per seat (``fastline.summary``)."""
-        weight = 1.0
-        if reading is not None and CHAIN:
+        """The hidden hands dealt again at random, or with a ``reading`` the next world of
+        its walk through the worlds the plays make likely (``reading.Chain``), and each move
+        played out on bit sets, or searched exactly (``kabes.ai.endgame``) once few tiles
+        are left; an end is known by its pips per seat (``fastline.summary``)."""
+        if reading is None:
+            hands, stock = deal_world(view, rng, pool)
+            masks = [fastline.mask(h) for h in hands]
+            bits = [fastline.BIT[t] for t in stock]
+        else:
             if reading.chain is None:
                 hands, stock = deal_world(view, rng, pool)
                 start = [fastline.mask(h) for h in hands]
                 reading.chain = Chain(reading, view, start, fastline.mask(stock))
                 reading.chain.world(BURN_IN, rng.random)
-            masks, stocked = reading.chain.world(CHAIN, rng.random)
-            bits = [1 << i for i in range(28) if stocked >> i & 1]
+            masks, stocked = reading.chain.world(STEPS, rng.random)
+            bits = [fastline.BIT[t] for t in fastline.tiles_of(stocked)]
             rng.shuffle(bits)
-        else:
-            hands, stock = deal_world(view, rng, pool)
-            masks = [fastline.mask(h) for h in hands]
-            if reading is not None:
-                weight = reading.weight(masks)
-            bits = [fastline.BIT[t] for t in stock]
         leader = view.leader
         assert leader is not None
         teams = view.teams and get_rules(view.variant).counts_by_party
@@ -124,7 +125,6 @@ class LineBoard(Board):
             for move in moves
         ]
         return Searched(
-            weight,
             [fastline.summary(end, leader, teams) for end in ends],
             lambda i: fastline.hand_end(ends[i], leader),
         )

@@ -94,7 +94,7 @@ class TrainBoard(Board):
         reading: Reading | None = None,
         valued: Valued | None = None,
     ) -> Searched:
-        """The round rebuilt in one world (every world weighs 1: train plays are not read),
+        """The round rebuilt in one world (train plays are not read),
         and each move played out from a copy of it. A round's end is scored whole: its
         penalties read every tile (the 0-0 costs 50)."""
         world = rebuild_trains(view, rng)
@@ -103,7 +103,7 @@ class TrainBoard(Board):
             hand = world.copy()
             hand.apply(move)
             ends.append(hand.end or fasttrain.finish(hand, rng.random, greedy))
-        return Searched(1.0, [None] * len(ends), ends.__getitem__)
+        return Searched([None] * len(ends), ends.__getitem__)
 
 
 def rebuild_trains(view: View, rng: Random) -> TrainHand:
