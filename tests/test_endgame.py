@@ -11,7 +11,10 @@ from kabes.ai import endgame, fastline
 from kabes.ai.expert import value
 from kabes.line_hand import LineHand
 from kabes.match import Match
+from kabes.moves import Play
+from kabes.results import Ending
 from kabes.rules import MatchState, Rules
+from kabes.tiles import Tile, parse_tile
 
 TWO_SIDED = [
     ("partnership", 4),
@@ -36,8 +39,8 @@ def best_by_engine(hand: LineHand, rules: Rules, state: MatchState, party: int) 
     return max(worths) if state.party(hand.turn) == party else min(worths)
 
 
-@settings(max_examples=80, deadline=None)
-@given(st.sampled_from(TWO_SIDED), st.integers(0, 2**32), st.integers(2, 8))
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(TWO_SIDED), st.integers(0, 2**32), st.integers(2, 7))
 def test_the_last_tiles_are_searched_to_the_end_best_for_the_searching_side(
     setup: tuple[str, int], seed: int, tiles_left: int
 ) -> None:
@@ -68,7 +71,7 @@ def test_the_last_tiles_are_searched_to_the_end_best_for_the_searching_side(
     left, right = hand.line.ends
     last = hand.last_player
     assert last is not None
-    end = endgame.solve(
+    searched = endgame.solve(
         [fastline.mask(h) for h in hand.hands],
         left,
         right,
@@ -77,6 +80,42 @@ def test_the_last_tiles_are_searched_to_the_end_best_for_the_searching_side(
         last,
         ours,
         worth,
+        nodes=10**9,
     )
+    assert searched is not None
+    end = searched
     assert worth(end) == best_by_engine(hand, match.rules, match.state, party)
     assert fastline.summary(end, hand.leader, teams)[3] == hand.leader
+
+
+def test_a_search_past_its_node_limit_gives_way_to_a_random_playout() -> None:
+    """Two hands of six with many choices could take a search millions of positions: past
+    ``endgame.NODES`` it gives up, and the world is played out at random instead, within
+    the move's budget."""
+    hands = [fastline.mask(h) for h in _two_hands()]
+    worth = lambda end: float(end[1])  # noqa: E731
+    assert endgame.solve(list(hands), 6, 6, 1, [], 0, 0b01, worth, nodes=5) is None
+    assert endgame.solve(list(hands), 6, 6, 1, [], 0, 0b01, worth, nodes=10**9) is not None
+
+    def too_big(h: list[int], left: int, right: int, turn: int, last: int) -> None:
+        return None
+
+    opening = Play(parse_tile("6-6"))
+    end = fastline.finish_after(
+        [hands[0] | fastline.BIT[parse_tile("6-6")], hands[1]],
+        None,
+        0,
+        opening,
+        [],
+        Random(1).random,
+        0.75,
+        too_big,
+    )
+    assert end[0] in (Ending.DOMINO, Ending.BLOCKED)
+
+
+def _two_hands() -> list[list[Tile]]:
+    return [
+        [parse_tile(t) for t in ["6-5", "5-4", "4-3", "3-2", "2-1", "1-0"]],
+        [parse_tile(t) for t in ["6-4", "5-3", "4-2", "3-1", "2-0", "6-1"]],
+    ]

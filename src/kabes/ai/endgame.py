@@ -24,6 +24,11 @@ TILES = 12
 """Searched exactly once the hands hold at most this many tiles (after the move searched):
 past that, the search costs more than the worlds it displaces are worth."""
 
+NODES = 600
+"""Positions a search may visit before it gives up (the world is then played out at random):
+a typical search of 12 tiles visits about 20, but two hands of six with many choices can
+visit hundreds of thousands, which would blow the move's budget."""
+
 Worth = Callable[[BitEnd], float]
 """What an end of the hand is worth to the searching side."""
 
@@ -37,12 +42,16 @@ def solve(
     last: int,
     ours: int,
     worth: Worth,
-) -> BitEnd:
+    nodes: int | None = None,
+) -> BitEnd | None:
     """The end of the hand when every seat plays its best from here, ``turn`` to move on a
     line with ends ``left`` and ``right`` (``last`` played last). Seats whose bit is set in
-    ``ours`` seek the highest ``worth``, the others the lowest."""
+    ``ours`` seek the highest ``worth``, the others the lowest. None if that takes more than
+    ``nodes`` positions (``NODES`` unless given)."""
     players = len(hands)
     stock_size = len(stock)
+    visited = [0]
+    limit = NODES if nodes is None else nodes
 
     def best(
         hands: tuple[int, ...],
@@ -55,6 +64,9 @@ def solve(
         alpha: float,
         beta: float,
     ) -> tuple[float, BitEnd]:
+        visited[0] += 1
+        if visited[0] > limit:
+            raise _TooBig
         fit = FITS[left] | FITS[right]
         hand = hands[turn]
         playable = hand & fit
@@ -119,4 +131,11 @@ def solve(
         assert found is not None
         return value, found
 
-    return best(tuple(hands), left, right, turn, 0, last, 0, float("-inf"), float("inf"))[1]
+    try:
+        return best(tuple(hands), left, right, turn, 0, last, 0, float("-inf"), float("inf"))[1]
+    except _TooBig:
+        return None
+
+
+class _TooBig(Exception):
+    """The search went past ``NODES`` positions."""

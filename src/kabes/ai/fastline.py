@@ -29,9 +29,9 @@ BitEnd = tuple[Ending, int, bool, list[int]]
 """The end of a hand on bit sets: how it ended, who went out (or blocked), whether it was a
 capicú, and the hands left."""
 
-Exact = Callable[[list[int], int, int, int, int], BitEnd]
+Exact = Callable[[list[int], int, int, int, int], "BitEnd | None"]
 """The end of a hand searched exactly (``kabes.ai.endgame``) from hands, the two ends, the
-seat to move and the seat that played last."""
+seat to move and the seat that played last; None where the search would cost too much."""
 
 Summary = tuple[Ending, int, bool, int, tuple[int, ...]]
 """What a line variant's scoring reads of a hand's end (:func:`summary`)."""
@@ -152,8 +152,8 @@ def finish_after(
     exact: Exact | None = None,
 ) -> BitEnd:
     """Make ``move`` for ``seat`` on bit-set hands (changed in place), then play the hand to
-    its end: played out at random, or searched by ``exact`` where it is given. ``ends`` is
-    None before the lead."""
+    its end: searched by ``exact`` where it is given and affordable, else played out at
+    random. ``ends`` is None before the lead."""
     tile = move.tile
     bit = BIT[tile]
     hands[seat] ^= bit
@@ -171,5 +171,7 @@ def finish_after(
             right = tile.other(right)
     following = (seat + 1) % len(hands)
     if exact is not None:
-        return exact(hands, left, right, following, seat)
+        searched = exact(hands, left, right, following, seat)
+        if searched is not None:
+            return searched
     return playout(hands, left, right, following, stock, seat, random, greedy)

@@ -146,7 +146,9 @@ def _exact(
     def worth(end: fastline.BitEnd) -> float:
         return valued(fastline.summary(end, leader, teams), lambda: fastline.hand_end(end, leader))
 
-    def exact(hands: list[int], left: int, right: int, turn: int, last: int) -> fastline.BitEnd:
+    def exact(
+        hands: list[int], left: int, right: int, turn: int, last: int
+    ) -> fastline.BitEnd | None:
         return endgame.solve(hands, left, right, turn, stock, last, ours, worth)
 
     return exact
