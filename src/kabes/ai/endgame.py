@@ -98,34 +98,32 @@ def solve(
             on_left = a == left or b == left
             on_right = a == right or b == right
             after = (*hands[:turn], rest, *hands[turn + 1 :])
-            if not rest:  # a domino: either end gives the same
-                end = (Ending.DOMINO, turn, on_left and on_right and left != right, list(after))
-                worth_here = worth(end)
-                if worth_here > value if maximising else worth_here < value:
-                    value, found = worth_here, end
-                places = []
+            places: list[tuple[int, int] | None]
+            if not rest:
+                places = [None]  # a domino: either end gives the same
             elif on_left and on_right and left != right:
                 places = [(b if a == left else a, right), (left, b if a == right else a)]
             elif on_left:
                 places = [(b if a == left else a, right)]
             else:
                 places = [(left, b if a == right else a)]
-            for new_left, new_right in places:
-                worth_here, end = best(
-                    after, new_left, new_right, following, drawn, turn, 0, alpha, beta
-                )
+            for place in places:
+                if place is None:
+                    capicu = on_left and on_right and left != right
+                    end = (Ending.DOMINO, turn, capicu, list(after))
+                    worth_here = worth(end)
+                else:
+                    worth_here, end = best(
+                        after, place[0], place[1], following, drawn, turn, 0, alpha, beta
+                    )
                 if worth_here > value if maximising else worth_here < value:
                     value, found = worth_here, end
-                    if maximising:
-                        alpha = max(alpha, value)
-                    else:
-                        beta = min(beta, value)
+                if maximising:
+                    alpha = max(alpha, value)
+                else:
+                    beta = min(beta, value)
                 if alpha >= beta:
                     break
-            if maximising:
-                alpha = max(alpha, value)
-            else:
-                beta = min(beta, value)
             if alpha >= beta:
                 break
         assert found is not None
