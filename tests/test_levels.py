@@ -17,7 +17,7 @@ from kabes.ai.expert import value
 from kabes.ai.knowledge import unseen
 from kabes.ai.reading import Reading
 from kabes.ai.skilled import Skilled, longest_train
-from kabes.ai.worlds import deal_world
+from kabes.ai.worlds import BitDealer, deal_world
 from kabes.errors import BadOptions
 from kabes.line_hand import LineHand
 from kabes.match import Match
@@ -205,6 +205,41 @@ def test_a_world_respects_every_seats_known_voids() -> None:
                 assert not any(t.low in lacking or t.high in lacking for t in held)
         return
     pytest.fail("no seed produced a pass")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([("partnership", 4), ("plaza", 2), ("haitian", 3)]), st.integers(0, 9999))
+def test_a_world_dealt_on_bit_sets_is_a_world_the_seat_could_be_in(
+    setup: tuple[str, int], seed: int
+) -> None:
+    """The search's bit-set worlds keep the seat's own hand, give every other seat as many
+    tiles as it holds and none of a number it is known to lack, and put every other unseen
+    tile in the stock."""
+    variant, players = setup
+    match = Match(variant, players, rng=Random(seed))
+    match.deal_hand()
+    rng = Random(seed)
+    for _ in range(rng.randrange(12)):
+        if not match.hand_in_progress:
+            break
+        match.apply(None, rng.choice(match.hand.legal_moves()))  # type: ignore[union-attr]
+    if not match.hand_in_progress or match.turn is None:
+        return
+    seen = view(match, match.turn)
+    pool = unseen(seen)
+    dealer = BitDealer(seen, pool, fastline.BITS)
+    for _ in range(10):
+        hands, stock = dealer.deal(rng)
+        assert hands[seen.seat] == fastline.mask(seen.hand)
+        for seat, held in enumerate(hands):
+            assert held.bit_count() == seen.counts[seat]
+            lacking = seen.voids[seat] if seat != seen.seat else frozenset()
+            assert not any(t.low in lacking or t.high in lacking for t in fastline.tiles_of(held))
+        others = [h for s, h in enumerate(hands) if s != seen.seat]
+        assert sum(others) + sum(stock) == fastline.mask(pool)
+        assert len(stock) == seen.stock and sum(map(int.bit_count, others)) + len(stock) == len(
+            pool
+        )
 
 
 @settings(max_examples=40, deadline=None)

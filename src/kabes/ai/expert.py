@@ -33,6 +33,12 @@ from kabes.views import View
 
 WIN = 3.0
 """What winning (or losing) the match is worth, against points scaled to the target."""
+LEADS = {"plaza": 0.15}
+"""What leading the next hand is worth, as a share of the stake, in the variants where the end
+of a hand decides who leads the next (in plaza whoever went out or played the blocking tile).
+The lead is a tempo: the leader plays first and picks the suit. Measured in plaza against
+heavy-tile play at 50 ms a move: 75.0% of hands and 95.6% of matches won at 0.15, against
+73.7% and 91.2% without; in partnership the lead passes round whatever happens."""
 GREEDY = 0.75
 """How often a playout player plays its heaviest tile rather than a random one."""
 READS = frozenset({"partnership"})
@@ -128,8 +134,7 @@ def search(
     pool = unseen(view)
     board = boards.board_of(view.variant)
     reading = board.read(view) if view.variant in READS else None
-    scored: dict[Hashable, float] = {}
-    """The value of each kind of end met so far (``boards.base.Searched.keys``)."""
+    scored = _scored(view, party)
 
     def valued(key: Hashable, end: Callable[[], HandEnd]) -> float:
         worth = scored.get(key)
@@ -154,6 +159,29 @@ def search(
     return totals, worlds
 
 
+_SCORED: list[tuple[Hashable, dict[Hashable, float]]] = []
+"""The values of the ends met in the searches of the last standing (one entry)."""
+
+
+def _scored(view: View, party: int) -> dict[Hashable, float]:
+    """The value to ``party`` of each kind of end met so far (``boards.base.Searched.keys``),
+    kept from one move's search to the next while the match stands where it stood: an end's
+    value depends only on the standing before the hand, and the moves of one hand meet many
+    of the same ends again (valuing them took about a tenth of a plaza search)."""
+    standing = (
+        view.variant,
+        view.players,
+        view.options,
+        view.scores,
+        view.hands_played,
+        view.hand_wins,
+        party,
+    )
+    if not _SCORED or _SCORED[0][0] != standing:
+        _SCORED[:] = [(standing, {})]
+    return _SCORED[0][1]
+
+
 def value(rules: Rules, state: MatchState, end: HandEnd, party: int) -> float:
     """What a finished hand is worth to ``party``: the change in its standing against the
     others, scaled to the target, and a won or lost match above all."""
@@ -173,6 +201,11 @@ def value(rules: Rules, state: MatchState, end: HandEnd, party: int) -> float:
     winners = rules.winners(future)
     if winners is not None:
         worth += WIN if party in winners else -WIN
+    else:
+        lead = LEADS.get(rules.id, 0.0)
+        leader = rules.next_leader(state, end, scored) if lead else None
+        if leader is not None:
+            worth += lead if state.party(leader) == party else -lead
     return worth
 
 

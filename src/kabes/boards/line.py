@@ -20,7 +20,7 @@ from kabes.ai import endgame, fastline
 from kabes.ai.features import OUT, Feature
 from kabes.ai.knowledge import ends_after, number_counts, opponents, partner, unseen
 from kabes.ai.reading import Chain, Reading
-from kabes.ai.worlds import deal_world
+from kabes.ai.worlds import BitDealer
 from kabes.boards.base import Board, Judge, Searched, Valued
 from kabes.cli.words import Names
 from kabes.moves import LEFT, RIGHT, Play
@@ -53,6 +53,9 @@ class LineBoard(Board):
     placeless_lead = True
     places_word = "L or R"
     help = LINE_HELP
+    _dealer: BitDealer | None = None
+    """The worlds of the search under way (one search at a time per process): recognised by
+    the view and the unseen tiles it is given, the same objects for every world of a search."""
 
     def valid_place(self, at: str) -> bool:
         """L or R."""
@@ -101,15 +104,15 @@ class LineBoard(Board):
         its walk through the worlds the plays make likely (``reading.Chain``), and each move
         played out on bit sets, or searched exactly (``kabes.ai.endgame``) once few tiles
         are left; an end is known by its pips per seat (``fastline.summary``)."""
+        dealer = self._dealer
+        if dealer is None or dealer.pool is not pool or dealer.view is not view:
+            dealer = self._dealer = BitDealer(view, pool, fastline.BITS)
         if reading is None:
-            hands, stock = deal_world(view, rng, pool)
-            masks = [fastline.mask(h) for h in hands]
-            bits = [fastline.BIT[t] for t in stock]
+            masks, bits = dealer.deal(rng)
         else:
             if reading.chain is None:
-                hands, stock = deal_world(view, rng, pool)
-                start = [fastline.mask(h) for h in hands]
-                reading.chain = Chain(reading, view, start, fastline.mask(stock))
+                start, stock = dealer.deal(rng)
+                reading.chain = Chain(reading, view, start, sum(stock))
                 reading.chain.world(BURN_IN, rng.random)
             masks, stocked = reading.chain.world(STEPS, rng.random)
             bits = [fastline.BIT[t] for t in fastline.tiles_of(stocked)]
