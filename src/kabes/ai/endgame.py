@@ -27,10 +27,11 @@ deals against 63.3% at 12; at 20 the searches cost so much that a move gets only
 seven worlds, and half of them give up (64.9%, one seed)."""
 
 NODES = 3000
-"""Positions a search may visit before it gives up (the world is then played out at random):
-a search of 16 tiles visits about 170 on average and rarely more than a thousand, but two
-hands of eight with many choices can visit hundreds of thousands, which would blow the
-move's budget."""
+"""Positions a search may visit before it gives up (the world is then played out at random).
+Searches of 16 tiles took half a millisecond on average and none gave up (1,180 searches in
+four partnership matches, the longest 2.8 ms), but two hands of eight with many choices can
+visit hundreds of thousands of positions, which would blow the move's budget: at 20 tiles
+100 of 181 searches gave up."""
 
 Worth = Callable[[BitEnd], float]
 """What an end of the hand is worth to the searching side."""

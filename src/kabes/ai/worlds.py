@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from random import Random
 
-from kabes.ai.bits import TileBits
+from kabes.ai.bits import DOUBLE_SIX, DOUBLE_TWELVE, TileBits
 from kabes.ai.knowledge import unseen
+from kabes.rules import get_rules
 from kabes.tiles import Tile
 from kabes.views import View
 
@@ -24,49 +25,22 @@ def deal_world(
     view: View, rng: Random, pool: list[Tile] | None = None
 ) -> tuple[list[list[Tile]], list[Tile]]:
     """Hands for every seat (this seat's own, the others sampled) and a stock order;
-    ``pool`` is the seat's unseen tiles, if the caller has them already."""
-    pool = unseen(view) if pool is None else list(pool)
-    others = [s for s in range(view.players) if s != view.seat]
-    hands: list[list[Tile]] = [[] for _ in range(view.players)]
+    ``pool`` is the seat's unseen tiles, if the caller has them already. Dealt as
+    :class:`BitDealer` deals, and given back as tiles."""
+    pool = unseen(view) if pool is None else pool
+    bits = DOUBLE_TWELVE if get_rules(view.variant).top == 12 else DOUBLE_SIX
+    masks, stock = BitDealer(view, pool, bits).deal(rng)
+    hands = [list(bits.tiles_of(m)) for m in masks]
     hands[view.seat] = list(view.hand)
-    if not any(view.voids[s] for s in others):
-        rng.shuffle(pool)
-        start = 0
-        for seat in others:
-            hands[seat] = pool[start : start + view.counts[seat]]
-            start += view.counts[seat]
-        return hands, pool[start:]
-    # Tightest seats first: those whose voids leave the fewest tiles to choose from.
-    order = sorted(others, key=lambda s: _room(view, s, pool) - view.counts[s])
-    for attempt in range(ATTEMPTS + 1):
-        strict = attempt < ATTEMPTS
-        rng.shuffle(pool)
-        left = pool
-        for seat in order:
-            voids = view.voids[seat] if strict else frozenset()
-            need = view.counts[seat]
-            taken = [t for t in left if t.low not in voids and t.high not in voids][:need]
-            if len(taken) < need:
-                break
-            hands[seat] = taken
-            chosen = set(taken)
-            left = [t for t in left if t not in chosen]
-        else:
-            return hands, left
-    raise AssertionError("a world without voids always exists")  # pragma: no cover
-
-
-def _room(view: View, seat: int, pool: list[Tile]) -> int:
-    voids = view.voids[seat]
-    return sum(1 for t in pool if t.low not in voids and t.high not in voids)
+    return hands, [bits.tiles[b.bit_length() - 1] for b in stock]
 
 
 class BitDealer:
-    """The same worlds as :func:`deal_world`, dealt on bit sets (``kabes.ai.bits``) for the
-    line games' search. What does not change from world to world (the unseen tiles as bits,
-    the tiles each seat's voids forbid, the tightest seats first) is worked out once per
-    search, so a world costs one shuffle and a few slices: dealing tiles and then turning
-    them into bits took about a fifth of a plaza search."""
+    """Worlds dealt on bit sets (``kabes.ai.bits``), as the line games' search plays them
+    (:func:`deal_world` gives them back as tiles). What does not change from world to world
+    (the unseen tiles as bits, the tiles each seat's voids forbid, the tightest seats first)
+    is worked out once per search, so a world costs one random ordering and a few slices:
+    dealing tiles and then turning them into bits took about a fifth of a plaza search."""
 
     def __init__(self, view: View, pool: list[Tile], bits: TileBits) -> None:
         self.view = view
