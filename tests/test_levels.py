@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deals import SEATINGS
-from kabes.ai import LEVELS, Expert, fastline, make_player, reading
+from kabes.ai import LEVELS, Expert, expert, fastline, make_player, reading
 from kabes.ai.casual import Casual
 from kabes.ai.expert import value
 from kabes.ai.knowledge import unseen
@@ -323,6 +323,34 @@ def test_a_line_hand_is_valued_by_its_pips_per_seat_alone(
     other = replace(end, hands=alike)
     for party in range(state.parties):
         assert value(rules, state, end, party) == value(rules, state, other, party)
+
+
+def test_in_plaza_the_expert_values_the_lead_of_the_next_hand() -> None:
+    """Two blocked plaza hands with equal counts score nobody; the one blocked by the
+    expert's own tile gives it the next lead, so it is worth more to it by twice the lead's
+    worth, and to the other seat the other hand is worth just what the first is to it."""
+    plaza = Match("plaza", 2, rng=Random(1))
+    rules, state = plaza.rules, plaza.state
+    ours = HandEnd(Ending.BLOCKED, 0, False, ((Tile.of(6, 1),), (Tile.of(4, 3),)), 0)
+    theirs = replace(ours, seat=1)
+    assert rules.score(state, ours).winner is None
+    gap = value(rules, state, ours, 0) - value(rules, state, theirs, 0)
+    assert gap == pytest.approx(2 * expert.LEADS["plaza"])
+    assert value(rules, state, theirs, 1) == pytest.approx(value(rules, state, ours, 0))
+
+
+def test_values_of_ends_are_kept_only_while_the_standing_is_the_same() -> None:
+    """The expert keeps the values of the ends it met from one move's search to the next
+    (they depend only on the standing before the hand), and starts afresh once a hand has
+    changed the scores or for another side."""
+    match = Match("plaza", 2, rng=Random(3))
+    match.deal_hand()
+    seen = view(match, 0)
+    kept = expert._scored(seen, 0)
+    kept["an end"] = 1.0
+    assert expert._scored(seen, 0) is kept
+    assert expert._scored(replace(seen, scores=(10, 0)), 0) == {}
+    assert expert._scored(seen, 1) == {}
 
 
 def test_an_unknown_level_is_refused() -> None:

@@ -184,7 +184,8 @@ def _scored(view: View, party: int) -> dict[Hashable, float]:
 
 def value(rules: Rules, state: MatchState, end: HandEnd, party: int) -> float:
     """What a finished hand is worth to ``party``: the change in its standing against the
-    others, scaled to the target, and a won or lost match above all."""
+    others, scaled to the target, and a won or lost match above all; where the end of a hand
+    decides who leads the next (``LEADS``), that lead too."""
     scored = rules.score(state, end)
     sign = -1.0 if rules.penalties(state.players) else 1.0
     before = _standing(state.scores, party)
