@@ -83,9 +83,8 @@ def test_the_last_tiles_are_searched_to_the_end_best_for_the_searching_side(
         nodes=10**9,
     )
     assert searched is not None
-    end = searched
-    assert worth(end) == best_by_engine(hand, match.rules, match.state, party)
-    assert fastline.summary(end, hand.leader, teams)[3] == hand.leader
+    assert worth(searched) == best_by_engine(hand, match.rules, match.state, party)
+    assert fastline.summary(searched, hand.leader, teams)[3] == hand.leader
 
 
 def test_a_search_past_its_node_limit_gives_way_to_a_random_playout() -> None:

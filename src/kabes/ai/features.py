@@ -11,6 +11,29 @@ from dataclasses import dataclass
 OUT = 1000.0
 """The weight of going out: above every other consideration."""
 
+# The weights of a line move's features (``kabes.boards.line``), which the expert's reading
+# of the table copies on bit sets (``kabes.ai.reading``): named once so the two cannot drift.
+PIP = 0.6
+"""Per pip the tile sheds."""
+DOUBLE = 2.5
+"""For a double: hard to place later."""
+HOLDS = 1.8
+"""Per tile held (up to three) of a number the move keeps open."""
+CONTROL = 2.0
+"""For keeping open a number nobody else can hold."""
+NEXT_LACKS = 3.5
+"""Per number left open that the next seat, an opponent, has passed on."""
+LACKS = 2.0
+"""Per number left open that another opponent has passed on."""
+PARTNER_LACKS = -3.0
+"""Per number left open that the partner has passed on."""
+PARTNER_SUIT = 1.5
+"""For playing to the number the partner last opened."""
+COVERS_PARTNER = -2.5
+"""For covering the number the partner last opened."""
+KILLS_SUIT = 1.5
+"""For covering the number an opponent last opened."""
+
 
 @dataclass(frozen=True, slots=True)
 class Feature:

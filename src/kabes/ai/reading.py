@@ -31,6 +31,18 @@ from itertools import pairwise
 from math import exp
 
 from kabes.ai.bits import DOUBLE_SIX
+from kabes.ai.features import (
+    CONTROL,
+    COVERS_PARTNER,
+    DOUBLE,
+    HOLDS,
+    KILLS_SUIT,
+    LACKS,
+    NEXT_LACKS,
+    PARTNER_LACKS,
+    PARTNER_SUIT,
+    PIP,
+)
 from kabes.moves import RIGHT
 from kabes.views import View
 
@@ -43,11 +55,6 @@ HEAVY = 1.2
 three times likelier to be its choice), and a double on equal weight."""
 COUNTING = 0.5
 """The prior share of counting players; the rest are taken to play their heaviest tile."""
-PIPS = 0.6
-DOUBLE = 2.5
-HOLDS = 1.8
-CONTROL = 2.0
-"""The cheap features' weights, as the skilled player weighs them (``boards.line``)."""
 
 FITS = DOUBLE_SIX.fits
 LOW = DOUBLE_SIX.low
@@ -159,15 +166,15 @@ class Table:
         total = 0.0
         for seat in self.opponents:
             lacking = len(open_numbers & self.voids[seat])
-            total += (3.5 if seat == self.next else 2.0) * lacking
+            total += (NEXT_LACKS if seat == self.next else LACKS) * lacking
             suit = self.suits[seat]
             if suit is not None and suit in before and suit not in open_numbers:
-                total += 1.5
+                total += KILLS_SUIT
         if self.partner is not None:
-            total -= 3.0 * len(open_numbers & self.voids[self.partner])
+            total += PARTNER_LACKS * len(open_numbers & self.voids[self.partner])
             suit = self.suits[self.partner]
             if suit is not None and suit in before:
-                total += 1.5 if suit in open_numbers else -2.5
+                total += PARTNER_SUIT if suit in open_numbers else COVERS_PARTNER
         self.bonuses[key] = total
         return total
 
@@ -246,7 +253,7 @@ def _score(held: int, bit: int, left: int | None, right: int | None, table: Tabl
     a = LOW[index]
     b = HIGH[index]
     rest = held ^ bit
-    base = PIPS * (a + b) + (DOUBLE if a == b else 0.0)
+    base = PIP * (a + b) + (DOUBLE if a == b else 0.0)
     if left is None or right is None:
         return base + _keeps(rest, a, b, held, table)
     best = float("-inf")

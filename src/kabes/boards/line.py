@@ -17,7 +17,20 @@ from rich.panel import Panel
 from rich.text import Text
 
 from kabes.ai import endgame, fastline
-from kabes.ai.features import OUT, Feature
+from kabes.ai.features import (
+    CONTROL,
+    COVERS_PARTNER,
+    DOUBLE,
+    HOLDS,
+    KILLS_SUIT,
+    LACKS,
+    NEXT_LACKS,
+    OUT,
+    PARTNER_LACKS,
+    PARTNER_SUIT,
+    PIP,
+    Feature,
+)
 from kabes.ai.knowledge import ends_after, number_counts, opponents, partner, unseen
 from kabes.ai.reading import Chain, Reading
 from kabes.ai.worlds import BitDealer
@@ -167,20 +180,20 @@ def line_features(view: View, move: Play, out: list[Tile]) -> list[Feature]:
     open_numbers = {left, right}
     mine = number_counts(rest)
     outside = number_counts(out)
-    features = [Feature(tile.value * 0.6, f"{tile} sheds {tile.value} pips")]
+    features = [Feature(tile.value * PIP, f"{tile} sheds {tile.value} pips")]
     if tile.is_double:
-        features.append(Feature(2.5, f"{tile} is a double: hard to place later"))
+        features.append(Feature(DOUBLE, f"{tile} is a double: hard to place later"))
     for n in open_numbers:
         if mine[n]:
             features.append(
-                Feature(1.8 * min(mine[n], 3), f"keeps {n} open: you hold {mine[n]} more")
+                Feature(HOLDS * min(mine[n], 3), f"keeps {n} open: you hold {mine[n]} more")
             )
             if outside[n] == 0:
-                features.append(Feature(2.0, f"nobody else can have a {n}: you control it"))
+                features.append(Feature(CONTROL, f"nobody else can have a {n}: you control it"))
     for seat in opponents(view):
         lacking = open_numbers & view.voids[seat]
         if lacking:
-            weight = 3.5 if seat == (view.seat + 1) % view.players else 2.0
+            weight = NEXT_LACKS if seat == (view.seat + 1) % view.players else LACKS
             n = min(lacking)
             why = f"seat {seat} has no {n}: leave {n} open"
             features.append(Feature(weight * len(lacking), why))
@@ -190,19 +203,21 @@ def line_features(view: View, move: Play, out: list[Tile]) -> list[Feature]:
         if lacking:
             n = min(lacking)
             features.append(
-                Feature(-3.0 * len(lacking), f"your partner passed on {n}s: keep {n} closed")
+                Feature(
+                    PARTNER_LACKS * len(lacking), f"your partner passed on {n}s: keep {n} closed"
+                )
             )
         suit = _suit(view, mate)
         if suit is not None and view.ends is not None and suit in view.ends:
             if suit not in open_numbers:
-                features.append(Feature(-2.5, f"do not cover your partner's {suit}"))
+                features.append(Feature(COVERS_PARTNER, f"do not cover your partner's {suit}"))
             else:
-                features.append(Feature(1.5, f"plays to your partner's {suit}"))
+                features.append(Feature(PARTNER_SUIT, f"plays to your partner's {suit}"))
     for seat in opponents(view):
         suit = _suit(view, seat)
         covered = suit is not None and view.ends is not None and suit in view.ends
         if covered and suit not in open_numbers:
-            features.append(Feature(1.5, f"kills the {suit} seat {seat} is playing to"))
+            features.append(Feature(KILLS_SUIT, f"kills the {suit} seat {seat} is playing to"))
     features += _block_features(view, rest, open_numbers, out, mine)
     return features
 
