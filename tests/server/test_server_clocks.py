@@ -484,19 +484,19 @@ async def test_after_a_restart_a_person_keeps_the_normal_clock_until_back_or_a_t
         await sock.until("ack", id="s")
         table = first.hub.tables[code]
         for n in itertools.count():  # play until the computer is to move, then stop
-            if table.turn == 1:
+            if table.state.turn == 1:
                 break
             sock.send({"type": "play", "id": f"p{n}", "move": table.view_json(0)["legal"][0]})
             await sock.until("ack", id=f"p{n}")
     async with running(url, Settings(computer_delay=0.0, expert_budget=0.02), fake) as second:
         table = second.hub.tables[code]
         await second.advance(0)
-        assert table.turn == 0, "the computer moved after the restart"
-        assert not table.away(0)
-        assert table.deadline() == table.turn_start + 45
+        assert table.state.turn == 0, "the computer moved after the restart"
+        assert not table.state.away(0)
+        assert table.state.deadline() == table.state.turn_start + 45
         await second.advance(45)  # the person never came back: their turn runs out at 45 s
-        while table.turn == 1:
+        while table.state.turn == 1:
             await second.advance(0)
-        if table.turn == 0:
-            assert table.away(0)
-            assert table.deadline() == table.turn_start + 5
+        if table.state.turn == 0:
+            assert table.state.away(0)
+            assert table.state.deadline() == table.state.turn_start + 5

@@ -20,7 +20,7 @@ from stores import Backend, backend_fixture, db_url_fixture, store_fixture  # no
 from kabes.server.effects import TableStatus
 from kabes.server.schema import table_events
 from kabes.server.store import Fenced, Store
-from kabes.server.table import Entry
+from kabes.server.tablelog import Entry
 
 
 def entry(seq: int, epoch: int, kind: str = "move") -> Entry:
@@ -30,7 +30,7 @@ def entry(seq: int, epoch: int, kind: str = "move") -> Entry:
 
 async def epochs_of(store: Store, code: str) -> list[tuple[int, int]]:
     """(seq, epoch) of every entry kept for ``code``."""
-    return [(e.seq, e.epoch) for e in await store.load_entries(code)]
+    return [(e.seq, e.epoch) for e in await store.load(code)]
 
 
 async def test_a_claim_raises_the_epoch_and_an_entry_of_the_older_epoch_is_refused_whole(

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from kabes.records import filled, replay
-from kabes.server import wire
+from kabes.server import protocol
 
 Message = dict[str, Any]
 
@@ -186,10 +186,11 @@ class Run:
         started = time.monotonic()
         while True:
             now = await table.call(lambda: {
-                "seq": table.seq, "status": str(table.status), "turn": table.turn,
-                "host": table.host, "hands": 0 if table.match is None
-                else table.match.state.hands_played,
-                "open_ended": bool(table.options.get("open_ended")),
+                "seq": table.state.seq, "status": str(table.state.status),
+                "turn": table.state.turn, "host": table.state.host,
+                "hands": 0 if table.state.match is None
+                else table.state.match.state.hands_played,
+                "open_ended": bool(table.state.options.get("open_ended")),
             })
             turn = now["turn"]
             if turn is None or str(turn) not in self.setup.computers:
@@ -302,14 +303,14 @@ async def step(run: Run, kind: str, args: tuple[Any, ...]) -> None:
         await asyncio.wait_for(peer.sock.task, 10)  # its table has been told
         return
     if kind == "oversized":
-        padding = "x" * (wire.MAX_MESSAGE_BYTES + 1)
+        padding = "x" * (protocol.MAX_MESSAGE_BYTES + 1)
         await run.send(peer, {"type": "sync", "id": "big", "pad": padding})
         assert await peer.sock.closed() == 1009
         peer.gone = "closed 1009"
         await asyncio.wait_for(peer.sock.task, 10)
         return
     if kind == "flood":
-        for _ in range(wire.MAX_MESSAGES_PER_SECOND + 20):
+        for _ in range(protocol.MAX_MESSAGES_PER_SECOND + 20):
             peer.sock.send_text("flood")
         assert await peer.sock.closed() == 1008
         peer.gone = "closed 1008"
@@ -343,11 +344,11 @@ async def junk(run: Run, peer: Peer, kind: str, payload: Any) -> None:
         text = payload
         await run.send(peer, text)
     try:
-        decoded = wire.decode(text)
-    except wire.BadMessage as err:
+        decoded = protocol.decode_client(text)
+    except protocol.BadInput as err:
         expected_id = err.action_id
     else:
-        if not isinstance(decoded, wire.Hello):
+        if not isinstance(decoded, protocol.Hello):
             return  # random text that happens to be a valid action: nothing to check
         expected_id = None  # hello said twice
     error = await run.reply(peer, start, lambda m: m["type"] == "error")
@@ -625,8 +626,8 @@ def test_the_junk_list_is_junk() -> None:
     """Every canned junk frame is refused by the decoder (else the test above checks less)."""
     for text in JUNK:
         try:
-            wire.decode(text)
-        except wire.BadMessage:
+            protocol.decode_client(text)
+        except protocol.BadInput:
             continue
         if json.loads(text).get("type") == "hello":
             continue  # a valid hello, refused by the socket as said twice

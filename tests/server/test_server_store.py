@@ -28,7 +28,8 @@ from kabes.server.effects import HandRated, MatchFinished, MatchStarted, TableSt
 from kabes.server.metrics import Metrics
 from kabes.server.schema import metadata, players, table_events
 from kabes.server.store import MIGRATIONS, Store, StoreError
-from kabes.server.table import Entry, Table
+from kabes.server.table import Table
+from kabes.server.tablelog import Entry
 
 MODEL = PlackettLuce()
 MATCH_SECONDS = 120.0
@@ -153,7 +154,7 @@ async def test_appends_issued_together_share_few_commits_and_keep_each_tables_or
     assert batches == commits, "every batch is one transaction"
     assert commits <= 50, f"500 entries from 50 tables took {commits} commits"
     for number in range(50):
-        log = await store.load_entries(f"T{number:03d}")
+        log = await store.load(f"T{number:03d}")
         assert [e.seq for e in log] == list(range(1, 11))
         assert [e.data for e in log] == [{"seq": s, "table": number} for s in range(1, 11)]
 
@@ -182,9 +183,9 @@ async def test_an_entry_whose_seq_is_taken_fails_alone_and_its_batch_is_kept(
     assert after[0] - before[0] == 1 and after[1] - before[1] == 4, "one batch of four"
     assert results[0] is None and results[2] is None and results[3] is None
     assert isinstance(results[1], StoreError)
-    assert await store.load_entries("AAAAAAA") == [entry(1, first=True), entry(2)]
-    assert await store.load_entries("BBBBBBB") == [entry(1)]
-    assert await store.load_entries("CCCCCCC") == [entry(1)]
+    assert await store.load("AAAAAAA") == [entry(1, first=True), entry(2)]
+    assert await store.load("BBBBBBB") == [entry(1)]
+    assert await store.load("CCCCCCC") == [entry(1)]
     assert sorted(await store.live_codes()) == ["AAAAAAA", "BBBBBBB", "CCCCCCC"]
 
 
@@ -328,7 +329,7 @@ async def test_a_match_with_computers_is_listed_but_changes_no_rating(store: Sto
 # Tables -------------------------------------------------------------------------------------
 
 
-async def test_load_entries_gives_a_tables_log_in_order_and_live_codes_only_tables_not_over(
+async def test_load_gives_a_tables_log_in_order_and_live_codes_only_tables_not_over(
     store: Store,
 ) -> None:
     await store.append("WAITING", entry(1, "created"), [TableStatus("WAITING", "waiting")])
@@ -342,12 +343,12 @@ async def test_load_entries_gives_a_tables_log_in_order_and_live_codes_only_tabl
     await store.append("BETWEEN", Entry(1, "created", {}, 1.5), [
         TableStatus("BETWEEN", "between_hands")
     ])
-    log = await store.load_entries("PLAYING")
+    log = await store.load("PLAYING")
     assert log == [entry(1, "created")] + [
         entry(seq, deal=[["6-6", "0-1"]], note="é") for seq in range(2, 6)
     ] + [entry(6)]
-    assert await store.load_entries("BETWEEN") == [Entry(1, "created", {}, 1.5)]
-    assert await store.load_entries("NOTABLE") == []
+    assert await store.load("BETWEEN") == [Entry(1, "created", {}, 1.5)]
+    assert await store.load("NOTABLE") == []
     assert sorted(await store.live_codes()) == ["BETWEEN", "PLAYING", "WAITING"]
 
 
@@ -395,7 +396,7 @@ async def test_an_append_during_an_outage_fails_and_the_store_works_again_after_
         await store.append("OUTAGES", entry(2), [])
     await backend.mend()
     await store.append("OUTAGES", entry(2, again=True), [])
-    assert await store.load_entries("OUTAGES") == [entry(1), entry(2, again=True)]
+    assert await store.load("OUTAGES") == [entry(1), entry(2, again=True)]
 
 
 # The whole server on each store -------------------------------------------------------------
@@ -537,7 +538,7 @@ async def test_a_move_the_store_cannot_keep_is_refused_as_unavailable_and_undone
         ack = await sock.until("ack", id="lost")
         assert ack["seq"] == seq + 1
         await settle()
-        log = await store.load_entries(code)
+        log = await store.load(code)
         assert [e.seq for e in log] == list(range(1, len(log) + 1))
         mine = [e for e in log if e.action == "lost"]
         assert len(mine) == 1 and mine[0].seq == seq + 1 and mine[0].data["move"] == move
@@ -578,7 +579,7 @@ async def test_a_move_whose_write_fails_is_refused_and_the_table_rebuilt_at_once
         sock.send({"type": "play", "id": "full", "move": move})
         ack = await sock.until("ack", id="full")
         assert ack["seq"] == seq + 1
-        kept = [e for e in await store.load_entries(code) if e.action == "full"]
+        kept = [e for e in await store.load(code) if e.action == "full"]
         assert [e.seq for e in kept] == [seq + 1], "applied and kept, not a stale ack"
 
 

@@ -40,16 +40,30 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from kabes.ai import LEVELS
 from kabes.rules import VARIANTS
-from kabes.server import wire
 from kabes.server.clock import Clock, RealClock
 from kabes.server.cluster import Cluster
-from kabes.server.http_input import ApiError, bearer_token, read_body
+from kabes.server.http_input import bearer_token, read_body
 from kabes.server.hub import Hub
+from kabes.server.inbox import Attach, ClientAction, Detach
 from kabes.server.lessons_api import lesson_routes
 from kabes.server.metrics import Metrics
+from kabes.server.new_tables import unknown_variant
+from kabes.server.protocol import (
+    MAX_MESSAGE_BYTES,
+    MAX_MESSAGES_PER_SECOND,
+    Action,
+    BadInput,
+    ErrorCode,
+    Hello,
+    NewGuest,
+    NewTable,
+    Refused,
+    decode_client,
+    encode,
+)
 from kabes.server.relay import RemoteSeat
 from kabes.server.store import SERVER_ID, Store, StoreError
-from kabes.server.table import Attach, ClientAction, Detach, Settings, Table, TableError
+from kabes.server.table import Settings, Table
 
 log = logging.getLogger("kabes.app")
 
@@ -60,11 +74,6 @@ HELLO_SECONDS = 30.0
 """A socket that says nothing for this long after opening is closed."""
 NAME_LIMIT = 24
 
-
-STATUS_OF = {
-    "bad_variant": 422, "bad_options": 422, "bad_level": 422, "people_only": 422,
-    "table_full": 409, "started": 409, "not_found": 404, "unavailable": 503,
-}
 STORE_DOWN = (StoreError, SQLAlchemyError, ConnectionError, TimeoutError, RedisError)
 """What a request meets when the database (or Redis) cannot be reached: answered
 ``unavailable``."""
@@ -144,14 +153,9 @@ def create_app(
 
 
 def _errors(app: FastAPI) -> None:
-    @app.exception_handler(ApiError)
-    async def api_error(_: Request, err: ApiError) -> JSONResponse:
-        return JSONResponse({"code": err.code, "message": err.message}, status_code=err.status)
-
-    @app.exception_handler(TableError)
-    async def table_error(_: Request, err: TableError) -> JSONResponse:
-        status = STATUS_OF.get(err.code, 409)
-        return JSONResponse({"code": err.code, "message": err.message}, status_code=status)
+    @app.exception_handler(Refused)
+    async def refused(_: Request, err: Refused) -> JSONResponse:
+        return JSONResponse(err.to_body(), status_code=err.status)
 
     for kind in STORE_DOWN:
         app.add_exception_handler(kind, _store_down)
@@ -174,16 +178,14 @@ async def _store_down(_: Request, err: Exception) -> JSONResponse:
                          "again"}, status_code=503)
 
 
-def clean_name(value: Any) -> str:
-    """A player's name, trimmed; ApiError ``bad_name`` unless 1 to 24 characters with no
+def clean_name(value: str) -> str:
+    """A player's name, trimmed; Refused ``bad_name`` unless 1 to 24 characters with no
     control characters."""
-    if not isinstance(value, str):
-        raise ApiError(422, "bad_name", "name must be a string")
     name = value.strip()
     if not 1 <= len(name) <= NAME_LIMIT:
-        raise ApiError(422, "bad_name", f"a name is 1 to {NAME_LIMIT} characters")
+        raise Refused(ErrorCode.BAD_NAME, f"a name is 1 to {NAME_LIMIT} characters")
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-        raise ApiError(422, "bad_name", "a name may not hold control characters")
+        raise Refused(ErrorCode.BAD_NAME, "a name may not hold control characters")
     return name
 
 
@@ -202,20 +204,20 @@ def _api(app: FastAPI, services: Services) -> None:
     async def who(request: Request) -> tuple[int, str]:
         found = await store.player_by_token(bearer_token(request))
         if found is None:
-            raise ApiError(401, "bad_token", "this token is unknown")
+            raise Refused(ErrorCode.BAD_TOKEN, "this token is unknown")
         return found
 
     async def about(code: str, what: str, *args: Any) -> dict[str, Any]:
         """``what`` about table ``code``, wherever it is held; 404 if there is none."""
         found = await hub.ask(code.upper(), what, list(args), patience(services))
         if found is None:
-            raise ApiError(404, "not_found", f"no table {code!r}")
+            raise Refused(ErrorCode.NOT_FOUND, f"no table {code!r}")
         return dict(found)
 
     @app.post("/api/guests", status_code=201, tags=["identity"])
     async def new_guest(request: Request) -> dict[str, Any]:
         """A new guest: a name, an id and a secret token (kept by the client)."""
-        name = clean_name((await read_body(request)).get("name"))
+        name = clean_name((await read_body(request, NewGuest)).name)
         token = secrets.token_urlsafe(32)
         player = await store.create_guest(name, token)
         return {"player": player, "name": name, "token": token}
@@ -250,11 +252,12 @@ def _api(app: FastAPI, services: Services) -> None:
     async def open_table(request: Request) -> dict[str, Any]:
         """Open a table; the caller is its host, at seat 0."""
         player, name = await who(request)
-        body = await read_body(request)
-        table = await hub.create(
-            player, name, body.get("variant"), body.get("players"), body.get("options"),
-            body.get("computers"),
-        )
+        try:
+            body = await read_body(request, NewTable)
+        except BadInput as err:
+            raise (unknown_variant(err.message) if err.code == ErrorCode.BAD_VARIANT
+                   else err) from None
+        table = await hub.create(player, name, body)
         return await table.call(table.summary)  # type: ignore[no-any-return]
 
     @app.get("/api/tables/{code}", tags=["tables"])
@@ -277,7 +280,7 @@ def _api(app: FastAPI, services: Services) -> None:
     async def rankings(variant: str) -> dict[str, Any]:
         """The players of ``variant``, best first."""
         if variant not in VARIANTS:
-            raise ApiError(404, "bad_variant", f"no variant {variant!r}")
+            raise Refused(ErrorCode.BAD_VARIANT, f"no variant {variant!r}", status=404)
         return {"variant": variant, "rows": await store.rankings(variant)}
 
     @app.get("/api/players/{player}", tags=["rankings"])
@@ -285,7 +288,7 @@ def _api(app: FastAPI, services: Services) -> None:
         """A player's ratings and matches, newest first."""
         found = await store.player(player)
         if found is None:
-            raise ApiError(404, "not_found", f"no player {player}")
+            raise Refused(ErrorCode.NOT_FOUND, f"no player {player}")
         return found
 
 
@@ -371,7 +374,7 @@ class LocalSeat:
         self.table = table
         self.sock = sock
 
-    def act(self, action: wire.Action, text: str, received: float) -> None:
+    def act(self, action: Action, text: str, received: float) -> None:
         """Hand a decoded action to the table."""
         self.table.inbox.put_nowait(ClientAction(self.sock, action, received))
 
@@ -403,34 +406,34 @@ def _socket(app: FastAPI, services: Services) -> None:
                 if data is None:
                     data = frame.get("bytes") or b""
                 size = len(data.encode()) if isinstance(data, str) else len(data)
-                if size > wire.MAX_MESSAGE_BYTES:
+                if size > MAX_MESSAGE_BYTES:
                     sock.close(1009)
                     break
                 now = time.monotonic()
                 times.append(now)
                 while times and now - times[0] > 1.0:
                     times.popleft()
-                if len(times) > wire.MAX_MESSAGES_PER_SECOND:
+                if len(times) > MAX_MESSAGES_PER_SECOND:
                     sock.close(1008)
                     break
                 received = time.perf_counter()
                 try:
-                    message = wire.decode(data)
-                except wire.BadMessage as err:
-                    sock.send(wire.encode(wire.error(err.action_id, "bad_message", err.message)))
+                    message = decode_client(data)
+                except BadInput as err:
+                    sock.send(encode(err.to_error(err.action_id)))
                     continue
-                if isinstance(message, wire.Hello):
+                if isinstance(message, Hello):
                     if table is not None:
-                        again = wire.error(None, "bad_message", "already said hello")
-                        sock.send(wire.encode(again))
+                        again = Refused(ErrorCode.BAD_MESSAGE, "already said hello")
+                        sock.send(encode(again.to_error(None)))
                         continue
                     table = await _hello(sock, message, code, services)
                     if table is None:
                         break
                     continue
                 if table is None:
-                    sock.send(wire.encode(wire.error(
-                        getattr(message, "id", None), "bad_message", "say hello first")))
+                    first = Refused(ErrorCode.BAD_MESSAGE, "say hello first")
+                    sock.send(encode(first.to_error(message.id)))
                     continue
                 text = data if isinstance(data, str) else data.decode("utf-8", "replace")
                 table.act(message, text, received)
@@ -449,7 +452,7 @@ def _socket(app: FastAPI, services: Services) -> None:
 
 
 async def _hello(
-    sock: Socket, hello: wire.Hello, code: str, services: Services
+    sock: Socket, hello: Hello, code: str, services: Services
 ) -> LocalSeat | RemoteSeat | None:
     """Seat the socket, here or through the process that owns the table, or refuse it
     (closed with 4401, or 4404 for no such table; 1013, try again later, if the store, Redis
@@ -474,34 +477,34 @@ async def _hello(
             return relayed
         if time.monotonic() > deadline:
             log.warning("a hello for %s could not be seated: %r", code, failure)
-            sock.send(wire.encode(wire.error(None, "unavailable",
-                                             "the table's server cannot be reached")))
-            sock.close(1013)
+            _refuse(sock, ErrorCode.UNAVAILABLE, "the table's server cannot be reached", 1013)
             return None
         await asyncio.sleep(0.1)
     if found is None:
-        sock.send(wire.encode(wire.error(None, "bad_token", "this token is unknown")))
-        sock.close(4401)
+        _refuse(sock, ErrorCode.BAD_TOKEN, "this token is unknown", 4401)
         return None
     if where is None:
-        sock.send(wire.encode(wire.error(None, "not_found", f"no table {code!r}")))
-        sock.close(4404)
+        _refuse(sock, ErrorCode.NOT_FOUND, f"no table {code!r}", 4404)
         return None
     table = where
     assert isinstance(table, Table)
     try:
         seat = await table.call(lambda: table.seat_of(found[0]))
-    except TableError:  # the table moved meanwhile: the client tries again
-        sock.send(wire.encode(wire.error(None, "unavailable", "the table has moved")))
-        sock.close(1012)
+    except Refused:  # the table moved meanwhile: the client tries again
+        _refuse(sock, ErrorCode.UNAVAILABLE, "the table has moved", 1012)
         return None
     if seat is None:
-        sock.send(wire.encode(wire.error(None, "not_seated", "you hold no seat at this table")))
-        sock.close(4401)
+        _refuse(sock, ErrorCode.NOT_SEATED, "you hold no seat at this table", 4401)
         return None
     sock.seat = seat
     table.inbox.put_nowait(Attach(sock))
     return LocalSeat(table, sock)
+
+
+def _refuse(sock: Socket, code: ErrorCode, message: str, close: int) -> None:
+    """Refuse a hello: say why, then close the socket with ``close``."""
+    sock.send(encode(Refused(code, message).to_error(None)))
+    sock.close(close)
 
 
 # Operations and pages ----------------------------------------------------------------------

@@ -26,6 +26,7 @@ from kabes import review
 from kabes.ai import make_player
 from kabes.ai.expert import Expert
 from kabes.server import wire
+from kabes.server.protocol import ReviewMove
 from kabes.views import View
 
 PR_SET_PDEATHSIG = 1
@@ -117,11 +118,11 @@ def review_positions(record: dict[str, Any], seat: int, hand: int) -> list[revie
 
 def second_opinion(
     decision: review.Decision, seed: int, budget: float
-) -> dict[str, Any] | None:
+) -> ReviewMove | None:
     """One position of a ``review``: the expert's other move there, as the answer lists it,
     or None when it would have played the same."""
     alternative = review.reconsider(decision, seed, budget)
-    return None if alternative is None else wire.alternative_json(alternative)
+    return None if alternative is None else wire.review_move(alternative)
 
 
 def warm() -> int:

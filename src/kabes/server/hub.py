@@ -30,17 +30,18 @@ from collections import Counter
 from concurrent.futures import Executor
 from typing import Any
 
-from kabes.ai import LEVELS
-from kabes.errors import KabesError
-from kabes.match import Match
 from kabes.records import to_record
-from kabes.rules import VARIANTS
 from kabes.server.clock import Clock
 from kabes.server.cluster import Cluster, RedisError
+from kabes.server.inbox import Join
 from kabes.server.metrics import Metrics
+from kabes.server.new_tables import created
+from kabes.server.protocol import ErrorCode, NewTable, Refused
 from kabes.server.relay import Moved, Relay
+from kabes.server.state import Status
 from kabes.server.store import Store
-from kabes.server.table import Entry, Join, Settings, Status, Table, TableError, restore
+from kabes.server.table import Settings, Table, restore
+from kabes.server.workers import Workers
 
 log = logging.getLogger("kabes.hub")
 
@@ -80,6 +81,8 @@ class Hub:
         self.executor = executor
         self.metrics = metrics
         self.cluster = cluster
+        self.workers = Workers(executor, settings.workers, settings.review_searches, metrics)
+        """The worker processes, as this process's tables share them."""
         self.relay = None if cluster is None else Relay(cluster, self)
         """Sockets and requests relayed to and from other processes (with a cluster)."""
         self.tables: dict[str, Table] = {}
@@ -94,7 +97,7 @@ class Hub:
         return dict(Counter(str(t.status) for t in self.tables.values()))
 
     def _table(self, code: str) -> Table:
-        table = Table(code, self.store, self.clock, self.settings, self.executor, self.metrics)
+        table = Table(code, self.store, self.clock, self.settings, self.workers, self.metrics)
         table.reopen = self._again
         table.on_lost = self._lost
         return table
@@ -106,14 +109,14 @@ class Hub:
         claim = await self.store.claim(code)
         if claim is None:
             return None
-        entries = await self.store.load_entries(code)
+        entries = await self.store.load(code)
         if not entries:
             return None
         table = self._table(code)
         table.epoch = claim.epoch
         try:
             await restore(table, entries, claim.heartbeat if heartbeat is None else heartbeat)
-        except TableError:
+        except Refused:
             if table.lost:  # claimed by another process meanwhile
                 return None
             raise
@@ -126,8 +129,8 @@ class Hub:
         clients reconnect and reach the owner), stop its actor."""
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
-        for sitter in table.seats:
-            for conn in list(sitter.sockets) if sitter is not None else []:
+        for conns in table.sockets.values():
+            for conn in list(conns):
                 conn.close(1012)
         asyncio.get_running_loop().create_task(self._let_go(table), name=f"drop {table.code}")
 
@@ -183,47 +186,18 @@ class Hub:
                     await self.cluster.release(code)
         self.tables.clear()
 
-    async def create(
-        self,
-        player: int,
-        name: str,
-        variant: Any,
-        players: Any,
-        options: Any,
-        computers: Any,
-    ) -> Table:
-        """Open a table with ``player`` as host at seat 0; TableError with the protocol's
+    async def create(self, player: int, name: str, body: NewTable) -> Table:
+        """Open a table with ``player`` as host at seat 0; Refused with the protocol's
         code for a bad variant, seat count, option or level."""
-        if not isinstance(variant, str) or variant not in VARIANTS:
-            raise TableError("bad_variant", f"no variant {variant!r}; the variants are "
-                             f"{', '.join(VARIANTS)}")
-        rules = VARIANTS[variant]
-        if players is None:
-            players = rules.default_players
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise TableError("bad_options", "players must be a whole number")
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise TableError("bad_options", "options must be an object")
-        computers = self._check_computers(rules.people_only, variant, players, computers)
-        options = dict(options)
-        if rules.open_ended_for_people and not computers:
-            options.setdefault("open_ended", True)
-        try:
-            Match(variant, players, options)
-        except KabesError as err:
-            raise TableError("bad_options", err.message) from None
+        data = created(body, player, name)
         code = new_code()
         while (code in self.tables
                or (self.cluster is not None and not await self.cluster.take(code))
-               or await self.store.load_entries(code)):
+               or await self.store.load(code)):
             code = new_code()
         table = self._table(code)
         table.epoch = 1
-        data = {"variant": variant, "players": players, "options": options,
-                "computers": computers, "player": player, "name": name}
-        await table._commit("created", data)
+        await table.commit("created", data)
         self.tables[code] = table
         table.start()
         return table
@@ -231,37 +205,16 @@ class Hub:
     async def _again(self, table: Table, seat: int) -> str:
         """Open ``table`` again (same variant, seats, options and computers), hosted by the
         person at ``seat``; the new code."""
-        sitter = table.seats[seat]
+        state = table.state
+        sitter = state.seats[seat]
         if sitter is None or sitter.player is None:
-            raise TableError("not_now", "only a person seated here can open it again")
+            raise Refused(ErrorCode.NOT_NOW, "only a person seated here can open it again")
         computers = {
-            str(n): s.level for n, s in enumerate(table.seats) if s is not None and s.level
+            str(n): s.level for n, s in enumerate(state.seats) if s is not None and s.level
         }
-        again = await self.create(
-            sitter.player, sitter.name, table.variant, table.players, table.options, computers
-        )
+        again = await self.create(sitter.player, sitter.name, NewTable(
+            state.variant, state.players, state.options, computers))
         return again.code
-
-    @staticmethod
-    def _check_computers(
-        people_only: bool, variant: str, players: int, computers: Any
-    ) -> dict[str, str]:
-        if computers is None:
-            return {}
-        if not isinstance(computers, dict):
-            raise TableError("bad_level", "computers maps seats (\"1\", \"2\"...) to levels")
-        if computers and people_only:
-            raise TableError("people_only", f"only people sit at a {variant} table")
-        out: dict[str, str] = {}
-        for seat, level in computers.items():
-            if not (isinstance(seat, str) and seat.isdigit() and 0 < int(seat) < players):
-                raise TableError("bad_level", f"seat {seat!r} is not a computer's seat: "
-                                 f"1 to {players - 1}")
-            if level not in LEVELS:
-                raise TableError("bad_level", f"no level {level!r}; the levels are "
-                                 f"{', '.join(LEVELS)}")
-            out[str(int(seat))] = level
-        return out
 
     async def get(self, code: str) -> Table | None:
         """The table ``code``, rebuilt from the store if it is not in memory; None if none.
@@ -296,8 +249,9 @@ class Hub:
             await asyncio.sleep(60)
             now = self.clock.now()
             for code, table in list(self.tables.items()):
-                idle = all(s is None or not s.sockets for s in table.seats)
-                if table.status == Status.OVER and idle and now - table.changed_at > FORGET_AFTER:
+                idle = not any(table.sockets.values())
+                if (table.status == Status.OVER and idle
+                        and now - table.state.changed_at > FORGET_AFTER):
                     self.tables.pop(code, None)
                     await self._let_go(table)
 
@@ -336,7 +290,7 @@ class Hub:
 
     async def ask(self, code: str, what: str, args: list[Any], patience: float) -> Any:
         """Answer ``what`` (``summary``, ``join`` with [player, name], ``record``) about table
-        ``code``, wherever it is; None if there is no such table. TableError for a refusal,
+        ``code``, wherever it is; None if there is no such table. Refused for a refusal,
         ``unavailable`` when its owner cannot be reached within ``patience`` seconds."""
         deadline = time.monotonic() + patience
         while True:
@@ -350,13 +304,14 @@ class Hub:
                 assert self.relay is not None
                 return await self.relay.call(where, code, what, args,
                                              max(0.1, min(left, self.answer_within())))
-            except TableError:
+            except Refused:
                 if not (isinstance(where, Table) and where.lost):
                     raise
             except (Moved, TimeoutError):
                 pass
             if time.monotonic() > deadline:
-                raise TableError("unavailable", "the table's server cannot be reached; try again")
+                raise Refused(ErrorCode.UNAVAILABLE,
+                              "the table's server cannot be reached; try again")
             await asyncio.sleep(0.1)
 
     def answer_within(self) -> float:
@@ -445,11 +400,12 @@ class Hub:
 
 def finished_record(table: Table) -> dict[str, Any]:
     """The record of ``table``'s finished hands: the hand in progress is never in it."""
-    if table.match is None:
-        return {"variant": table.variant, "players": table.players,
+    match = table.state.match
+    if match is None:
+        return {"variant": table.state.variant, "players": table.state.players,
                 "options": {}, "hands": [], "result": None}
-    out = to_record(table.match)
-    if table.match.hand_in_progress:
+    out = to_record(match)
+    if match.hand_in_progress:
         out["hands"] = out["hands"][:-1]
     return out
 
@@ -458,4 +414,4 @@ def _plausible(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code)
 
 
-__all__ = ["Entry", "Hub", "new_code"]
+__all__ = ["Hub", "new_code"]

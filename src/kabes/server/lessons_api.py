@@ -11,8 +11,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Annotated, Any
 
+import msgspec
 from fastapi import FastAPI, Query, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from kabes.lessons.library import lessons, next_lesson, path
 from kabes.lessons.model import LANGUAGES, Lesson, Texts
@@ -20,10 +21,13 @@ from kabes.lessons.position import Attempt, position, read_on, try_choice, try_m
 from kabes.match import Match
 from kabes.rules import VARIANTS
 from kabes.server import wire
-from kabes.server.http_input import ApiError, optional_token
+from kabes.server.http_input import optional_token, read_body
+from kabes.server.protocol import ErrorCode, LessonTry, Refused
 from kabes.server.store import Store
 from kabes.views import view
 
+TRY_SCHEMA = msgspec.json.schema_components([LessonTry])[1]["LessonTry"]
+"""The try's body in the OpenAPI document (it is read by msgspec, as every input is)."""
 Language = Annotated[str, Query(description="One of " + ", ".join(LANGUAGES) + ".")]
 
 
@@ -109,17 +113,6 @@ class Finished(BaseModel):
     next: str | None
 
 
-class LessonTry(BaseModel):
-    """A try at a step: ``move`` at a ``play`` step, ``choice`` at a ``choose`` step."""
-
-    step: int = Field(ge=0, description="The step, counted from 0 (alone: go on from a read "
-                                        "step, getting the position after its table moves).")
-    move: str | None = Field(default=None, max_length=32,
-                             description="The move in record notation (a play step).")
-    choice: int | None = Field(default=None, ge=0,
-                               description="The answer picked, from 0 (a choose step).")
-
-
 def lesson_routes(app: FastAPI, store: Store) -> None:
     """Add the lesson routes to ``app``."""
 
@@ -129,7 +122,7 @@ def lesson_routes(app: FastAPI, store: Store) -> None:
             return set()
         found = await store.player_by_token(token)
         if found is None:
-            raise ApiError(401, "bad_token", "this token is unknown")
+            raise Refused(ErrorCode.BAD_TOKEN, "this token is unknown")
         return await store.lessons_finished(found[0])
 
     @app.get("/api/lessons", tags=["lessons"], response_model=LessonPaths)
@@ -181,15 +174,18 @@ def lesson_routes(app: FastAPI, store: Store) -> None:
             "next": _following(lesson),
         }
 
-    @app.post("/api/lessons/{lesson_id}/try", tags=["lessons"], response_model=TryAnswer)
+    @app.post("/api/lessons/{lesson_id}/try", tags=["lessons"], response_model=TryAnswer,
+              openapi_extra={"requestBody": {"required": True, "content": {
+                  "application/json": {"schema": TRY_SCHEMA}}}})
     async def lesson_try(
-        lesson_id: str, attempt: LessonTry, lang: Language = "en"
+        lesson_id: str, request: Request, lang: Language = "en"
     ) -> dict[str, Any]:
         """Judge a try at a step with the engine; nothing is stored."""
+        attempt = await read_body(request, LessonTry)
         language = _language(lang)
         lesson = _lesson(lesson_id)
         if attempt.step >= len(lesson.steps):
-            raise ApiError(400, "bad_step",
+            raise Refused(ErrorCode.BAD_STEP,
                            f"{lesson.id} has {len(lesson.steps)} steps, counted from 0")
         step = lesson.steps[attempt.step]
         kind = step.task.kind
@@ -198,7 +194,7 @@ def lesson_routes(app: FastAPI, store: Store) -> None:
                               _positions(lesson.id)[attempt.step])
         elif kind == "choose" and attempt.choice is not None and attempt.move is None:
             if attempt.choice >= len(step.task.choices):
-                raise ApiError(400, "bad_step", f"step {attempt.step} has "
+                raise Refused(ErrorCode.BAD_STEP, f"step {attempt.step} has "
                                f"{len(step.task.choices)} choices, counted from 0")
             answer = try_choice(lesson, attempt.step, attempt.choice,
                                 _positions(lesson.id)[attempt.step])
@@ -206,7 +202,7 @@ def lesson_routes(app: FastAPI, store: Store) -> None:
             answer = read_on(lesson, attempt.step, _positions(lesson.id)[attempt.step])
         else:
             wanted = {"play": "a 'move'", "choose": "a 'choice'"}.get(kind)
-            raise ApiError(400, "bad_step", f"step {attempt.step} is a {kind!r} step"
+            raise Refused(ErrorCode.BAD_STEP, f"step {attempt.step} is a {kind!r} step"
                            + (f": send {wanted} and nothing else" if wanted else
                               ": send the step alone to go on"))
         return _answer(answer, step.seat, language)
@@ -218,7 +214,7 @@ def lesson_routes(app: FastAPI, store: Store) -> None:
         token = optional_token(request)
         found = None if token is None else await store.player_by_token(token)
         if found is None:
-            raise ApiError(401, "bad_token", "send the Authorization: Bearer token of a guest")
+            raise Refused(ErrorCode.BAD_TOKEN, "send the Authorization: Bearer token of a guest")
         await store.finish_lesson(found[0], lesson.id)
         done = await store.lessons_finished(found[0])
         following = next_lesson(lesson.variant, done)
@@ -228,7 +224,7 @@ def lesson_routes(app: FastAPI, store: Store) -> None:
 
 def _language(lang: str) -> str:
     if lang not in LANGUAGES:
-        raise ApiError(400, "bad_language",
+        raise Refused(ErrorCode.BAD_LANGUAGE,
                        f"no language {lang!r}; the languages are {', '.join(LANGUAGES)}")
     return lang
 
@@ -236,7 +232,7 @@ def _language(lang: str) -> str:
 def _lesson(lesson_id: str) -> Lesson:
     found = lessons().get(lesson_id)
     if found is None:
-        raise ApiError(404, "not_found", f"no lesson {lesson_id!r}")
+        raise Refused(ErrorCode.NOT_FOUND, f"no lesson {lesson_id!r}")
     return found
 
 

@@ -39,9 +39,19 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from kabes.server import wire
 from kabes.server.cluster import Cluster, Frame
-from kabes.server.table import ClientAction, Connection, Detach, Greet, Table, TableError
+from kabes.server.inbox import ClientAction, Connection, Detach, Greet
+from kabes.server.protocol import (
+    Action,
+    BadInput,
+    ErrorCode,
+    Hello,
+    Refused,
+    decode_client,
+    encode,
+    error_code,
+)
+from kabes.server.table import Table
 
 log = logging.getLogger("kabes.relay")
 
@@ -84,11 +94,12 @@ class RemoteSeat:
         self.relay = relay
         self.relayed = relayed
 
-    def act(self, action: wire.Action, text: str, received: float) -> None:
+    def act(self, action: Action, text: str, received: float) -> None:
         """Pass a decoded action on to the owner, as the client wrote it."""
         if not self.relay.cluster.listening:
-            self.relayed.conn.send(wire.encode(wire.error(
-                action.id, "unavailable", "the table's server cannot be reached; try again")))
+            refused = Refused(ErrorCode.UNAVAILABLE,
+                              "the table's server cannot be reached; try again")
+            self.relayed.conn.send(encode(refused.to_error(action.id)))
             return
         relayed = self.relayed
         self.relay.cluster.post(relayed.owner, ["act", relayed.sid, self.relay.cluster.me, text])
@@ -172,7 +183,7 @@ class Relay:
     async def call(
         self, owner: str, code: str, what: str, args: list[Any], timeout: float
     ) -> Any:
-        """Ask ``owner`` about table ``code``; its answer. TableError for a refusal, Moved
+        """Ask ``owner`` about table ``code``; its answer. Refused for a refusal, Moved
         if it does not hold the table, TimeoutError if it did not answer in time."""
         number = next(self._numbers)
         reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -193,7 +204,7 @@ class Relay:
             if status == "ok":
                 reply.set_result(payload)
             elif status == "error":
-                reply.set_exception(TableError(str(payload[0]), str(payload[1])))
+                reply.set_exception(Refused(error_code(str(payload[0])), str(payload[1])))
             else:
                 reply.set_exception(Moved())
             return
@@ -254,12 +265,13 @@ class Relay:
                 self.cluster.post(origin, ["close", sid, MOVED_CLOSE])
                 return
             try:
-                action = wire.decode(frame[3])
-            except wire.BadMessage as err:
-                conn.send(wire.encode(wire.error(err.action_id, "bad_message", err.message)))
+                action = decode_client(frame[3])
+            except BadInput as err:
+                conn.send(encode(err.to_error(err.action_id)))
                 return
-            if isinstance(action, wire.Hello):
-                conn.send(wire.encode(wire.error(None, "bad_message", "already said hello")))
+            if isinstance(action, Hello):
+                again = Refused(ErrorCode.BAD_MESSAGE, "already said hello")
+                conn.send(encode(again.to_error(None)))
                 return
             conn.table.inbox.put_nowait(ClientAction(conn, action, time.perf_counter()))
         elif kind == "detach":
@@ -284,11 +296,12 @@ class Relay:
             return
         try:
             result = await self.owner.answer(table, what, args)
-        except TableError as err:
+        except Refused as err:
             if table.lost:
                 self.cluster.post(origin, ["reply", number, "moved", None])
             else:
-                self.cluster.post(origin, ["reply", number, "error", [err.code, err.message]])
+                self.cluster.post(origin, ["reply", number, "error",
+                                           [str(err.code), err.message]])
             return
         except Exception:
             log.exception("table %s: a relayed %s failed", code, what)

@@ -44,7 +44,7 @@ from kabes.server.schema import (
     table_events,
     tables,
 )
-from kabes.server.table import Entry, Lost
+from kabes.server.tablelog import Entry, Lost
 
 log = logging.getLogger("kabes.store")
 
@@ -408,7 +408,7 @@ class Store:
             )).scalar()
         return None if found is None else int(found)
 
-    async def load_entries(self, code: str) -> list[Entry]:
+    async def load(self, code: str) -> list[Entry]:
         """Table ``code``'s log, in order (empty if there is no such table)."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(

@@ -1,17 +1,14 @@
-"""The table protocol's messages as JSON (PROTOCOL.md): what the server sends, what it reads.
+"""The engine's values as the protocol shows them: a seat's view, events, review moves.
 
-Views, events and summaries become plain JSON-able dicts here and nowhere else. Client
-messages are decoded with msgspec into typed structs; anything that does not decode is a
-``bad_message`` with the decoder's reason.
+The message types are ``kabes.server.protocol``'s; this module fills them from the engine
+(``kabes.views.View``, ``kabes.events``), and nothing else turns engine values into wire form.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Annotated, Any, Final, TypeVar, cast
-
-import msgspec
+from typing import Any, Final, TypeVar, cast
 
 from kabes.events import Event, LeadDrawn, LeaderChosen
 from kabes.explain import explanation_json
@@ -19,148 +16,12 @@ from kabes.moves import Play
 from kabes.options import Options
 from kabes.results import HandResult, MatchResult
 from kabes.review import Alternative
+from kabes.server.protocol import Clock, LastHand, Pause, ReviewMove, Train, as_json
+from kabes.server.protocol import View as ViewMessage
 from kabes.tiles import MAX_PIPS, Tile
 from kabes.views import View
 
-MAX_MESSAGE_BYTES: Final = 4096
-"""A client message over this many bytes closes its socket (1009)."""
-MAX_MESSAGES_PER_SECOND: Final = 100
-"""More client messages than this within one second close the socket (1008)."""
-
-ActionId = Annotated[str, msgspec.Meta(max_length=64)]
 T = TypeVar("T")
-
-
-class Hello(msgspec.Struct, tag="hello", tag_field="type"):
-    """The first message on a socket: whose seat this is."""
-
-    token: Annotated[str, msgspec.Meta(max_length=1024)]
-
-
-class PlayAction(msgspec.Struct, tag="play", tag_field="type"):
-    """Play a tile: ``move`` in record notation."""
-
-    id: ActionId
-    move: Annotated[str, msgspec.Meta(max_length=32)]
-
-
-class StartAction(msgspec.Struct, tag="start", tag_field="type"):
-    """Host: start the match once every seat is taken."""
-
-    id: ActionId
-
-
-class NextHandAction(msgspec.Struct, tag="next_hand", tag_field="type"):
-    """Host, between hands: deal now."""
-
-    id: ActionId
-
-
-class FinishAction(msgspec.Struct, tag="finish", tag_field="type"):
-    """Host, open-ended tables between hands: end the match."""
-
-    id: ActionId
-
-
-class HintAction(msgspec.Struct, tag="hint", tag_field="type"):
-    """Ask the expert for a move (tables against the computer only)."""
-
-    id: ActionId
-
-
-class ReviewAction(msgspec.Struct, tag="review", tag_field="type"):
-    """Between hands or after the match, at a table against the computer only: the moves of
-    the hand just ended where the expert would have played otherwise (an addition to
-    PROTOCOL.md)."""
-
-    id: ActionId
-
-
-class SyncAction(msgspec.Struct, tag="sync", tag_field="type"):
-    """Send me a fresh update."""
-
-    id: ActionId
-
-
-class LeaveAction(msgspec.Struct, tag="leave", tag_field="type"):
-    """Give up my seat (an addition to PROTOCOL.md): before the start it is freed, after it
-    the table plays for it by the clock rule. A host who leaves hands the table on."""
-
-    id: ActionId
-
-
-class PlayAgainAction(msgspec.Struct, tag="play_again", tag_field="type"):
-    """Once the match is over: open the same table again (an addition to PROTOCOL.md). The
-    first to ask hosts it; every seat is told its code (``next_table``) and joins it."""
-
-    id: ActionId
-
-
-Action = (
-    PlayAction | StartAction | NextHandAction | FinishAction | HintAction | ReviewAction
-    | SyncAction | LeaveAction | PlayAgainAction
-)
-ClientMessage = Hello | Action
-
-_decoder = msgspec.json.Decoder(ClientMessage)
-_encoder = msgspec.json.Encoder()
-
-
-class BadMessage(Exception):
-    """A client message that is not JSON, has an unknown type or wrong fields."""
-
-    def __init__(self, message: str, action_id: str | None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.action_id = action_id
-
-
-def decode(data: str | bytes) -> ClientMessage:
-    """The client message in ``data``; BadMessage (with the id, when one can be read)."""
-    try:
-        message: ClientMessage = _decoder.decode(data)
-        return message
-    except msgspec.DecodeError as err:
-        raise BadMessage(str(err), _loose_id(data)) from None
-
-
-def _loose_id(data: str | bytes) -> str | None:
-    """The ``id`` of a message that did not decode, if it has a usable one."""
-    try:
-        raw = msgspec.json.decode(data)
-    except msgspec.DecodeError:
-        return None
-    if isinstance(raw, dict):
-        value = raw.get("id")
-        if isinstance(value, str) and len(value) <= 64:
-            return value
-    return None
-
-
-def encode(message: dict[str, Any]) -> bytes:
-    """A server message as JSON bytes."""
-    return _encoder.encode(message)
-
-
-def error(action_id: str | None, code: str, message: str) -> dict[str, Any]:
-    """An ``error`` message: the action was refused and nothing changed."""
-    return {"type": "error", "id": action_id, "code": code, "message": message}
-
-
-def refusal(
-    action_id: str | None,
-    code: str,
-    message: str,
-    reason: str | None,
-    facts: dict[str, Any] | None,
-) -> dict[str, Any]:
-    """An ``error`` message, with the engine's ``reason`` and ``facts`` for a refused move
-    (an addition to PROTOCOL.md: clients word the refusal from them)."""
-    out = error(action_id, code, message)
-    if reason is not None:
-        out["reason"] = reason
-        out["facts"] = dict(facts or {})
-    return out
 
 
 def tile_text(tile: Tile) -> str:
@@ -243,12 +104,12 @@ def _shared(memo: dict[str, Any], name: str, source: object, build: Callable[[],
     return out
 
 
-def view_json(
+def view_message(
     view: View,
-    clock: dict[str, Any] | None,
-    pause: dict[str, Any] | None,
+    clock: Clock | None,
+    pause: Pause | None,
     memo: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> ViewMessage:
     """A seat's VIEW (PROTOCOL.md), with the clock and pause the table adds to it.
 
     ``memo``: one dict shared by the views of one change (a view per seat), so that the parts
@@ -260,69 +121,68 @@ def view_json(
     if view.revealed is not None and view.last_result is not None:
         revealed, last_result = view.revealed, view.last_result
         explanation = view.last_explanation or ()
-        last_hand = _shared(memo, "last_hand", (revealed, last_result, explanation), lambda: {
-            "result": hand_result(last_result),
-            "hands": [[str(t) for t in h] for h in revealed],
-            "explanation": explanation_json(explanation),
-        })
+        last_hand = _shared(memo, "last_hand", (revealed, last_result, explanation),
+                            lambda: LastHand(
+                                hand_result(last_result),
+                                [[str(t) for t in h] for h in revealed],
+                                explanation_json(explanation)))
     options = _shared(memo, "options", view.options, lambda: _view_options(view.options))
-    return {
-        "variant": view.variant,
-        "players": view.players,
-        "seat": view.seat,
-        "teams": view.teams,
-        "hand_number": view.hand_number,
-        "hand": [str(t) for t in view.hand],
-        "counts": list(view.counts),
-        "stock": view.stock,
-        "turn": view.turn,
-        "leader": view.leader,
-        "legal": [move_text(m) for m in view.legal],
-        "line": (
-            None if view.line is None
-            else _shared(memo, "line", view.line, lambda: _laid(view.line or ()))
-        ),
-        "ends": None if view.ends is None else list(view.ends),
+    return ViewMessage(
+        view.variant,
+        view.players,
+        view.seat,
+        view.teams,
+        view.hand_number,
+        [str(t) for t in view.hand],
+        list(view.counts),
+        view.stock,
+        view.turn,
+        view.leader,
+        [move_text(m) for m in view.legal],
+        None if view.line is None
+        else _shared(memo, "line", view.line, lambda: _laid(view.line or ())),
+        None if view.ends is None else list(view.ends),
         # A forced lead is in the leader's hand until laid: only the leader's view names it.
-        "forced_lead": (
-            None if view.forced_lead is None or view.seat != view.leader
-            else str(view.forced_lead)
-        ),
-        "engine": None if view.engine is None else str(view.engine),
-        "trains": _shared(memo, "trains", view.trains, lambda: [
-            {"owner": t.owner, "tiles": _laid(t.laid), "end": t.end, "marked": t.marked}
-            for t in view.trains
+        None if view.forced_lead is None or view.seat != view.leader else str(view.forced_lead),
+        None if view.engine is None else str(view.engine),
+        _shared(memo, "trains", view.trains, lambda: [
+            Train(t.owner, _laid(t.laid), t.end, t.marked) for t in view.trains
         ]),
-        "open_double": view.open_double,
-        "played": _shared(memo, "played", view.played, lambda: [
-            [seat, move_text(move)] for seat, move in view.played
+        view.open_double,
+        _shared(memo, "played", view.played, lambda: [
+            (seat, move_text(move)) for seat, move in view.played
         ]),
-        "passes": [[seat, list(numbers)] for seat, numbers in view.passes],
-        "draws": list(view.draws),
-        "voids": [sorted(v) for v in view.voids],
-        "scores": list(view.scores),
-        "target": view.options.target,
-        "hands_played": view.hands_played,
-        "hand_wins": list(view.hand_wins),
-        "options": options,
-        "clock": clock,
-        "pause": pause,
-        "last_hand": last_hand,
-        "result": None if view.match_result is None else match_result(view.match_result),
-    }
+        [(seat, list(numbers)) for seat, numbers in view.passes],
+        list(view.draws),
+        [sorted(v) for v in view.voids],
+        list(view.scores),
+        view.options.target,
+        view.hands_played,
+        list(view.hand_wins),
+        options,
+        clock,
+        pause,
+        last_hand,
+        None if view.match_result is None else match_result(view.match_result),
+    )
 
 
-def alternative_json(alternative: Alternative) -> dict[str, Any]:
+def view_json(view: View, clock: Clock | None = None, pause: Pause | None = None) -> dict[str, Any]:
+    """A seat's VIEW as the JSON a client reads (for HTTP answers and for tests)."""
+    return as_json(view_message(view, clock, pause))
+
+
+def review_move(alternative: Alternative) -> ReviewMove:
     """One move of a ``review`` answer: where it was played (its index in the hand's moves),
     the move played, the expert's, its reason, and the seat's VIEW just before the move, as
     an ``update`` shows it (no clock, no pause)."""
-    return {
-        "index": alternative.index,
-        "played": move_text(alternative.played),
-        "better": move_text(alternative.better),
-        "reason": alternative.reason,
-        "view": view_json(alternative.view, None, None),
-    }
+    return ReviewMove(
+        alternative.index,
+        move_text(alternative.played),
+        move_text(alternative.better),
+        alternative.reason,
+        view_message(alternative.view, None, None),
+    )
 
 
 def event_json(event: Event) -> dict[str, Any]:

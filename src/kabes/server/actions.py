@@ -1,0 +1,115 @@
+"""What each action of a seat asks of a table, checked against the table's state.
+
+Pure: each function reads a :class:`~kabes.server.state.TableState` and returns the log
+entry the action makes (its kind and data), or raises :class:`~kabes.server.protocol.Refused`
+with the protocol's code and nothing changed. The actor commits what these return; the
+engine has the last word on a move when the entry is applied.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kabes.errors import BadMove
+from kabes.moves import Timeout, parse_move
+from kabes.rules import get_rules
+from kabes.server.protocol import ErrorCode, FinishAction, NextHandAction, Refused, StartAction
+from kabes.server.state import Status, TableState
+
+EntryData = tuple[str, dict[str, Any]]
+"""A log entry to make: its kind and its data."""
+
+
+def play(state: TableState, seat: int, text: str) -> EntryData:
+    """``seat`` plays ``text`` (record notation), once the engine would read it."""
+    if state.status != Status.PLAYING or state.match is None:
+        raise Refused(ErrorCode.NOT_NOW, "no hand is being played")
+    if seat != state.turn:
+        raise Refused(ErrorCode.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn",
+                      "not_your_turn", {"seat": seat, "turn": state.turn})
+    try:
+        move = parse_move(text, state.match.rules.top)
+    except BadMove as err:
+        raise Refused(ErrorCode.ILLEGAL_MOVE, err.message, err.reason, err.facts) from None
+    if isinstance(move, Timeout):
+        raise Refused(ErrorCode.ILLEGAL_MOVE, "'timeout' is the table's move, not a player's",
+                      "table_move", {"move": "timeout"})
+    return "move", {"seat": seat, "move": str(move)}
+
+
+def host_action(
+    state: TableState,
+    seat: int,
+    action: StartAction | NextHandAction | FinishAction,
+    rng: random.Random,
+) -> EntryData:
+    """The host starts the match, deals the next hand now, or finishes an open-ended match."""
+    if seat != state.host:
+        raise Refused(ErrorCode.NOT_HOST, "only the host may do that")
+    if isinstance(action, StartAction):
+        if state.status != Status.WAITING:
+            raise Refused(ErrorCode.NOT_NOW, "the match has already started")
+        if state.free_seats:
+            raise Refused(ErrorCode.NOT_NOW, f"seat {state.free_seats[0]} is still free")
+        return "started", new_deal(state, rng)
+    if isinstance(action, NextHandAction):
+        if state.status != Status.BETWEEN_HANDS:
+            raise Refused(ErrorCode.NOT_NOW, "the next hand is dealt only between hands")
+        return "dealt", new_deal(state, rng)
+    if state.match is None or not state.match.options.open_ended:
+        raise Refused(ErrorCode.NOT_NOW, "only an open-ended table can be finished by its host")
+    if state.status != Status.BETWEEN_HANDS:
+        raise Refused(ErrorCode.NOT_NOW, "the match can be finished only between hands")
+    return "finish", {}
+
+
+def leave(state: TableState, seat: int) -> EntryData:
+    """``seat`` gives up its seat; a host hands the table to the first to have sat down among
+    those who stay (before the start, with nobody staying, the table closes)."""
+    if state.status == Status.OVER:
+        raise Refused(ErrorCode.NOT_NOW, "the match is over")
+    data: dict[str, Any] = {"seat": seat}
+    if seat == state.host:
+        data["host"] = state.next_host(seat)
+        if data["host"] is None:
+            data["host"] = seat
+            data["closed"] = state.status == Status.WAITING
+    return "left", data
+
+
+def join(state: TableState, player: int, name: str) -> EntryData | int:
+    """A person asks for a seat: the seat they already hold, or the entry that seats them at
+    the lowest free seat."""
+    held = state.seat_of(player)
+    if held is not None:
+        return held
+    if state.status == Status.OVER and state.match is None:
+        raise Refused(ErrorCode.STARTED, "this table was closed before its match began")
+    if state.status != Status.WAITING:
+        raise Refused(ErrorCode.STARTED, "the match began without you")
+    free = state.free_seats
+    if not free:
+        raise Refused(ErrorCode.TABLE_FULL, "every seat at this table is taken")
+    return "joined", {"seat": free[0], "player": player, "name": name}
+
+
+def play_again(state: TableState) -> None:
+    """Whether the match may be opened again now (else Refused)."""
+    if state.status != Status.OVER or state.match is None:
+        raise Refused(ErrorCode.NOT_NOW, "play again once the match is over")
+
+
+def new_deal(state: TableState, rng: random.Random) -> dict[str, Any]:
+    """Shuffle and deal the next hand (drawing for the lead first where the rules say); the
+    tiles dealt and the stock in draw order are the entry's, never a seed."""
+    rules = get_rules(state.variant)
+    leader = None
+    if rules.draws_for_lead(state.rules_match.state):
+        leader, _ = rules.draw_for_lead(rng, state.players)
+    deal, stock = rules.deal(rng, state.players)
+    return {
+        "deal": [[str(t) for t in hand] for hand in deal],
+        "stock": [str(t) for t in stock],
+        "leader": leader,
+    }

@@ -1,0 +1,119 @@
+"""What reaches a table's actor: the items of its inbox, and a socket as a table sees it.
+
+Everything that changes a table or asks it something arrives as one of these items and is
+handled one at a time (``kabes.server.table``): an action from a socket, a hello, a seat taken
+over HTTP, a clock running out, a computer's move or advice coming back from the workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from kabes.server.protocol import Action, ReviewMove
+
+
+class Connection(Protocol):
+    """One client socket, as a table sees it."""
+
+    seat: int
+
+    def send(self, data: bytes) -> None:
+        """Queue ``data`` for the client; never blocks."""
+        ...
+
+    def close(self, code: int) -> None:
+        """Close the socket (after what is queued)."""
+        ...
+
+
+@dataclass(slots=True)
+class ClientAction:
+    """A decoded action from a seat's socket."""
+
+    conn: Connection
+    action: Action
+    received: float = 0.0
+    """``time.perf_counter()`` when the socket read it (for the latency histogram)."""
+
+
+@dataclass(slots=True)
+class Attach:
+    """A socket said hello for a seat."""
+
+    conn: Connection
+
+
+@dataclass(slots=True)
+class Greet:
+    """A socket said hello for ``player``, whose seat the table finds (a socket relayed from
+    another process: see kabes.server.relay)."""
+
+    conn: Connection
+    player: int
+
+
+@dataclass(slots=True)
+class Detach:
+    """A socket closed (``forced``: by the servers, not by its client: the process holding
+    it died, or the link between processes broke)."""
+
+    conn: Connection
+    forced: bool = False
+
+
+@dataclass(slots=True)
+class Join:
+    """A person asks for a seat (HTTP)."""
+
+    player: int
+    name: str
+    reply: asyncio.Future[int]
+
+
+@dataclass(slots=True)
+class Tick:
+    """A clock may have run out."""
+
+
+@dataclass(slots=True)
+class Thought:
+    """A computer seat's move, for decision ``turn_id``."""
+
+    turn_id: int
+    move: str
+
+
+@dataclass(slots=True)
+class Advice:
+    """The expert's answer to a hint (an empty move: the search failed)."""
+
+    conn: Connection
+    action_id: str
+    move: str
+    reason: str
+
+
+@dataclass(slots=True)
+class Reviewed:
+    """A review computed for ``seat``'s hand ``hand``: the answer's moves (None if it
+    failed)."""
+
+    seat: int
+    hand: int
+    moves: list[ReviewMove] | None
+
+
+@dataclass(slots=True)
+class Call:
+    """Run a function on the table's task (tests, the hub)."""
+
+    fn: Callable[[], Any]
+    reply: asyncio.Future[Any]
+
+
+InboxItem = (
+    ClientAction | Attach | Greet | Detach | Join | Tick | Thought | Advice | Reviewed | Call
+)

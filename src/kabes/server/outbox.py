@@ -1,0 +1,111 @@
+"""What a table sends: its summary, each seat's view with the clocks, welcomes and updates.
+
+Every message to a seat is built here from the table's state and the engine's view of that
+seat (``kabes.views.view``, the one place that hides), so nothing reaches a socket that its
+seat may not see. The parts every seat is shown alike (the summary, the public events, the
+clocks, the line and plays) are built and encoded once per change, not once per seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from kabes.server import wire
+from kabes.server.protocol import (
+    Clock,
+    Pause,
+    Raw,
+    SeatInfo,
+    Summary,
+    Update,
+    View,
+    Welcome,
+    encode,
+)
+from kabes.server.state import Seat, Status, TableState
+from kabes.views import view
+
+Connected = Callable[[int], bool]
+"""Whether a seat has a socket open now (the actor's to say: sockets are not state)."""
+
+
+def summary(state: TableState, connected: Connected) -> Summary:
+    """The table summary of PROTOCOL.md."""
+    match = state.rules_match
+    options = {name: getattr(match.options, name) for name in match.specs}
+    return Summary(
+        state.code, state.variant, state.players, options, state.host, str(state.status),
+        [_seat_info(n, s, connected) for n, s in enumerate(state.seats)], state.next_table,
+    )
+
+
+def _seat_info(number: int, sitter: Seat | None, connected: Connected) -> SeatInfo | None:
+    if sitter is None:
+        return None
+    return SeatInfo(number, sitter.name, sitter.player, sitter.kind, sitter.level,
+                    not sitter.person or connected(number), sitter.left)
+
+
+def clocks(state: TableState, now: float) -> tuple[Clock | None, Pause | None]:
+    """The running clock (a turn's, or the pause between hands), as every seat sees it."""
+    deadline = state.deadline()
+    if deadline is None:
+        return None, None
+    left = max(0, round((deadline - now) * 1000))
+    turn = state.turn
+    if turn is not None:
+        away = state.away(turn)
+        total = state.turn_budget
+        if away:
+            total = min(total, state.timing.away_seconds)
+        return Clock(turn, left, away, round(total * 1000)), None
+    if state.status == Status.BETWEEN_HANDS:
+        return None, Pause(left, round(state.pause_budget * 1000))
+    return None, None
+
+
+def seat_view(
+    state: TableState,
+    seat: int,
+    running: tuple[Clock | None, Pause | None],
+    memo: dict[str, Any] | None = None,
+) -> View:
+    """``seat``'s VIEW with the running clocks (before the start: a match not yet dealt)."""
+    clock, pause = running
+    return wire.view_message(view(state.rules_match, seat), clock, pause, memo)
+
+
+def welcome(state: TableState, seat: int, connected: Connected, now: float) -> Welcome:
+    """The answer to a seat's hello: the table as it is at its seq."""
+    return Welcome(state.seq, seat, summary(state, connected),
+                   seat_view(state, seat, clocks(state, now)))
+
+
+def update(state: TableState, seat: int, connected: Connected, now: float) -> Update:
+    """A fresh update for one seat, with no events (``sync``)."""
+    return Update(state.seq, summary(state, connected), [],
+                  seat_view(state, seat, clocks(state, now)))
+
+
+def updates(
+    state: TableState,
+    news: list[dict[str, Any]],
+    events: list[Any],
+    seats: list[int],
+    connected: Connected,
+    now: float,
+) -> Iterator[tuple[int, bytes]]:
+    """Each of ``seats``' update after a change: the change's events that seat may see
+    (``news``: the table's own, all public; ``events``: the engine's, public or one seat's)
+    and its whole view, encoded."""
+    shared = Raw(encode(summary(state, connected)))
+    public = news + [wire.event_json(e) for e in events if e.to is None]
+    public_raw = Raw(encode(public))
+    running = clocks(state, now)
+    memo: dict[str, Any] = {}
+    for seat in seats:
+        own = [wire.event_json(e) for e in events if e.to == seat]
+        seen: list[dict[str, Any]] | Raw = public + own if own else public_raw
+        message = Update(state.seq, shared, seen, seat_view(state, seat, running, memo))
+        yield seat, encode(message)

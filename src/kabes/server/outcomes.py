@@ -1,0 +1,59 @@
+"""What follows from a table's change besides its log entry: its status, a match begun or
+finished, a hand to rate.
+
+The actor asks :func:`effects_of` after applying an entry, and hands the effects to the store
+with the entry, so they are kept in the same transaction (``kabes.server.effects``).
+"""
+
+from __future__ import annotations
+
+from kabes.events import Event, HandEnded
+from kabes.records import to_record
+from kabes.server.effects import Effect, HandRated, MatchFinished, MatchStarted, TableStatus
+from kabes.server.rankings import hand_ranks
+from kabes.server.state import Status, TableState
+from kabes.server.tablelog import Entry
+
+
+def effects_of(
+    state: TableState, entry: Entry, events: list[Event], before: Status
+) -> list[Effect]:
+    """What the store must do besides keeping ``entry``, just applied to ``state`` (whose
+    status was ``before``): status, matches, ratings."""
+    effects: list[Effect] = []
+    if state.status != before or entry.kind == "created":
+        effects.append(TableStatus(state.code, str(state.status)))
+    if entry.kind == "started":
+        people = [(n, s.player) for n, s in enumerate(state.seats) if s and s.player is not None]
+        effects.append(MatchStarted(state.code, state.variant, state.players, people,
+                                    state.people_only))
+    match = state.match
+    if match is None:
+        return effects
+    if state.people_only:
+        effects += [rating(state, e) for e in events if isinstance(e, HandEnded)]
+    if match.over and before != Status.OVER:
+        result = match.current_result()
+        players = [s.player if s else None for s in state.seats]
+        winners = [
+            p for n, p in enumerate(players)
+            if p is not None and match.state.party(n) in result.winners
+        ]
+        effects.append(MatchFinished(state.code, state.variant, winners, to_record(match),
+                                     state.people_only, [p for p in players if p is not None]))
+    return effects
+
+
+def rating(state: TableState, event: HandEnded) -> HandRated:
+    """The hand's sides as openskill teams (players only), their ranks, and who won."""
+    match = state.match
+    assert match is not None
+    players = [s.player for s in state.seats if s is not None and s.player is not None]
+    if match.state.teams:
+        sides = [[players[0], players[2]], [players[1], players[3]]]
+    else:
+        sides = [[p] for p in players]
+    ranks = hand_ranks(event.result, event.hands, match.state.teams,
+                       match.rules.penalties(state.players))
+    winner = event.result.winner
+    return HandRated(state.variant, sides, ranks, [] if winner is None else sides[winner])

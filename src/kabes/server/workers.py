@@ -1,0 +1,104 @@
+"""The worker processes as one process's tables share them: computer moves, hints, reviews.
+
+One :class:`Workers` per server process (the hub makes it) keeps the account of the searches
+every table has sent and not had back (``computers.Searches``), gives a computer move the
+budget that follows the load, and lets reviews use all workers but REVIEW_WORKERS_KEPT_FREE.
+Tables ask it for searches; none of them touches the pool or the account directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from typing import Any, TypeVar
+
+from kabes.review import Decision, seeds
+from kabes.server import computers
+from kabes.server.metrics import Metrics
+from kabes.server.protocol import ReviewMove
+from kabes.views import View
+
+REVIEW_WORKERS_KEPT_FREE = 1
+"""Workers that reviews leave to the computer seats: every table's reviews together search
+at most (workers - 1) positions at once (at least one), so that a computer seat's move does
+not wait for a worker behind a review. A review of n positions takes about n / (workers - 1)
+times the review budget."""
+
+T = TypeVar("T")
+
+
+class Workers:
+    """The computer's searches of one process's tables, and their account."""
+
+    def __init__(
+        self,
+        executor: Executor | None,
+        workers: int,
+        review_searches: int,
+        metrics: Metrics | None = None,
+    ) -> None:
+        self.executor = executor
+        self.searches = computers.Searches(workers)
+        self.metrics = metrics
+        self.review_searches = max(1, review_searches)
+        self._slots: asyncio.Semaphore | None = None
+
+    def _run(self, work: float, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """Run ``fn(*args)`` in a worker, counted as ``work`` seconds until it is back."""
+        loop = asyncio.get_running_loop()
+        ticket = self.searches.started(work, time.monotonic())
+        self._count()
+        future = loop.run_in_executor(self.executor, fn, *args)
+
+        def ended(_: asyncio.Future[T]) -> None:
+            self.searches.ended(ticket)
+            self._count()
+
+        future.add_done_callback(ended)
+        return future
+
+    def _count(self) -> None:
+        if self.metrics is not None:
+            self.metrics.searches.set(self.searches.in_flight)
+
+    def think(
+        self, level: str, seen: View, seed: int, full: float, follow_load: bool
+    ) -> asyncio.Future[tuple[str, float]]:
+        """A computer seat's move (record notation) and the seconds it took: the expert gets
+        ``full`` seconds, or less while the workers are busy when ``follow_load``."""
+        budget = self.searches.budget(full, time.monotonic()) if follow_load else full
+        searching = level == "expert"
+        if searching and self.metrics is not None:
+            self.metrics.budget.observe(budget)
+        work = budget if searching else computers.QUICK_WORK
+        return self._run(work, computers.think, level, seen, seed, budget)
+
+    def advise(self, seen: View, seed: int, budget: float) -> asyncio.Future[tuple[str, str]]:
+        """The expert's move for ``seen`` and its reason (a hint)."""
+        return self._run(budget, computers.advise, seen, seed, budget)
+
+    async def review(
+        self, record: dict[str, Any], seat: int, hand: int, seed: int, budget: float
+    ) -> list[ReviewMove]:
+        """The moves of ``seat`` in hand ``hand`` of ``record`` where the expert would have
+        played otherwise, each position searched ``budget`` seconds, a few at a time."""
+        loop = asyncio.get_running_loop()
+        found = await loop.run_in_executor(
+            self.executor, computers.review_positions, record, seat, hand
+        )
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.review_searches)
+        slots = self._slots
+
+        async def search(decision: Decision, own: int) -> ReviewMove | None:
+            async with slots:
+                answer: Awaitable[ReviewMove | None] = self._run(
+                    budget, computers.second_opinion, decision, own, budget)
+                return await answer
+
+        answers = await asyncio.gather(
+            *(search(d, own) for d, own in zip(found, seeds(seed, len(found)), strict=True))
+        )
+        return [a for a in answers if a is not None]
