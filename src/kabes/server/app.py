@@ -43,13 +43,14 @@ from kabes.rules import VARIANTS
 from kabes.server import wire
 from kabes.server.clock import Clock, RealClock
 from kabes.server.cluster import Cluster
+from kabes.server.config import Settings
 from kabes.server.http_input import ApiError, bearer_token, read_body
 from kabes.server.hub import Hub
 from kabes.server.lessons_api import lesson_routes
 from kabes.server.metrics import Metrics
 from kabes.server.relay import RemoteSeat
 from kabes.server.store import SERVER_ID, Store, StoreError
-from kabes.server.table import Attach, ClientAction, Detach, Settings, Table, TableError
+from kabes.server.table import Attach, ClientAction, Detach, Table, TableError
 
 log = logging.getLogger("kabes.app")
 

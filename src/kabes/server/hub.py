@@ -37,10 +37,11 @@ from kabes.records import to_record
 from kabes.rules import VARIANTS
 from kabes.server.clock import Clock
 from kabes.server.cluster import Cluster, RedisError
+from kabes.server.config import Settings
 from kabes.server.metrics import Metrics
 from kabes.server.relay import Moved, Relay
 from kabes.server.store import Store
-from kabes.server.table import Entry, Join, Settings, Status, Table, TableError, restore
+from kabes.server.table import Entry, Join, Status, Table, TableError, restore
 
 log = logging.getLogger("kabes.hub")
 

@@ -31,10 +31,11 @@ from kabes.events import Event, HandEnded, LeadDrawn
 from kabes.match import Match
 from kabes.moves import TIMEOUT, Timeout, parse_move
 from kabes.records import to_record
-from kabes.review import REVIEW_BUDGET, Decision, seeds
+from kabes.review import Decision, seeds
 from kabes.rules import get_rules
 from kabes.server import computers, wire
 from kabes.server.clock import Clock, Timer
+from kabes.server.config import Settings
 from kabes.server.effects import Effect, HandRated, MatchFinished, MatchStarted, TableStatus
 from kabes.server.metrics import Metrics
 from kabes.server.rankings import hand_ranks
@@ -61,28 +62,6 @@ class Status(StrEnum):
     PLAYING = "playing"
     BETWEEN_HANDS = "between_hands"
     OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """The clocks of PROTOCOL.md guarantee 4, and how long the expert thinks."""
-
-    turn_seconds: float = 45.0
-    away_seconds: float = 5.0
-    pause_seconds: float = 30.0
-    computer_delay: float = 1.0
-    expert_budget: float = 1.0
-    hint_budget: float = 0.5
-    review_budget: float = REVIEW_BUDGET
-    """Seconds the expert searches each position of a ``review`` (kabes.review)."""
-    review_searches: int = 1
-    """Review searches a process runs at once, every table together: ``kabes serve`` makes
-    it its worker processes less REVIEW_WORKERS_KEPT_FREE (at least one)."""
-    workers: int = 1
-    """The worker processes computer seats think in (``kabes serve`` sets it)."""
-    budget_follows_load: bool = True
-    """Whether a computer seat's budget shrinks while the workers are busy
-    (kabes.server.computers.load_budget); off, every search gets ``expert_budget``."""
 
 
 @dataclass(slots=True)
