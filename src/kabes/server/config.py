@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import Field, dataclass, field, fields
+from dataclasses import Field, dataclass, field, fields, replace
 from typing import Any, Final, get_type_hints
 
 from kabes.review import REVIEW_BUDGET
@@ -81,8 +81,8 @@ def setting(
 ) -> Any:
     """A field of ServerConfig with what the command line and the docs need to know of it;
     its flag and variable follow from the field's name unless ``variable`` is given."""
-    return field(default=default, metadata={"setting": (
-        variable, meaning, minimum, maximum, choices, unset)})
+    return field(default=default, metadata={"setting": Setting(
+        "", variable, meaning, minimum, maximum, choices, unset)})
 
 
 class ConfigError(ValueError):
@@ -137,8 +137,9 @@ class ServerConfig:
         "a dead process's tables move).", minimum=0.3)
 
     def __post_init__(self) -> None:
-        for name, value in vars(self).items():
-            problem = _problem(about(name), value)
+        """Refuse a value a setting cannot have, so a bad configuration stops at start."""
+        for name, it in SETTINGS.items():
+            problem = _problem(it, getattr(self, name))
             if problem:
                 raise ConfigError(name, problem)
         if self.redis is not None:
@@ -175,12 +176,10 @@ def about(name: str) -> Setting:
 
 
 def _setting(item: Field[Any]) -> Setting:
-    variable, meaning, minimum, maximum, choices, unset = item.metadata["setting"]
-    return Setting(
-        flag="--" + item.name.replace("_", "-"),
-        variable=variable or "KABES_" + item.name.upper(),
-        meaning=meaning, minimum=minimum, maximum=maximum, choices=choices, unset=unset,
-    )
+    """Field ``item``'s Setting with its flag and variable filled in from its name."""
+    it: Setting = item.metadata["setting"]
+    return replace(it, flag="--" + item.name.replace("_", "-"),
+                   variable=it.variable or "KABES_" + item.name.upper())
 
 
 SETTINGS: Final[Mapping[str, Setting]] = {item.name: _setting(item)
