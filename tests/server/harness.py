@@ -21,7 +21,7 @@ from fastapi import FastAPI
 
 from kabes.server.app import create_app
 from kabes.server.clock import FakeClock
-from kabes.server.table import Settings
+from kabes.server.config import Settings
 
 WAIT = 10.0
 """Seconds a test waits for a message before failing."""

@@ -22,7 +22,7 @@ from kabes.server.computers import (
     warm_up,
     worker_pool,
 )
-from kabes.server.table import Settings
+from kabes.server.config import Settings
 
 EXPERTS = {"1": "expert", "2": "expert", "3": "expert"}
 

@@ -16,7 +16,7 @@ from harness import Server, Socket, fresh, running, sqlite_url
 from kabes.records import replay
 from kabes.server import wire
 from kabes.server.clock import FakeClock
-from kabes.server.table import Settings
+from kabes.server.config import Settings
 
 _ids = itertools.count()
 

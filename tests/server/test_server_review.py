@@ -23,7 +23,8 @@ from kabes.match import Match
 from kabes.records import replay, to_record
 from kabes.review import decisions
 from kabes.server import computers, wire
-from kabes.server.table import Settings, Table
+from kabes.server.config import Settings
+from kabes.server.table import Table
 from kabes.views import view
 
 FAST = Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.02, review_budget=0.02)

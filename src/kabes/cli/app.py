@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 import typer
 from rich.console import Console
@@ -28,6 +29,7 @@ from kabes.errors import KabesError
 from kabes.lessons.model import LANGUAGES
 from kabes.records import disagreements, filled, load_record
 from kabes.rules import VARIANTS, get_rules
+from kabes.server.config import KINDS, ConfigError, ServerConfig, about, load
 from kabes.tournament import Setup, run
 
 OptionList = Annotated[
@@ -158,73 +160,57 @@ def simulate(
         Console().print(report_table(report))
 
 
+SERVE: Final = ServerConfig()
+"""``kabes serve``'s defaults, as its options show them (kabes.server.config writes them)."""
+
+
+def _setting(name: str) -> Any:
+    """``kabes serve``'s option for ServerConfig's field ``name``: its flag, meaning, limits
+    and variable come from the field, so each is written once."""
+    it = about(name)
+    shown = f"{it.meaning} Default: {it.unset}." if it.unset else it.meaning
+    flags = (it.flag,) if KINDS[name] is bool else ()  # a switch, with no --no- twin
+    return typer.Option(*flags, help=f"{shown} Env: {it.variable}.", min=it.minimum,
+                        max=it.maximum)
+
+
+def _typed(ctx: typer.Context, name: str) -> bool:
+    """Whether option ``name`` was given on the command line (a flag beats its variable,
+    while a default must not); Typer's ParameterSource is private, hence its name."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    db: Annotated[
-        str | None,
-        typer.Option(help="Store URL (default: KABES_DATABASE_URL, else kabes.sqlite3 here); "
-                     "e.g. postgresql+asyncpg://user@host/db."),
-    ] = None,
-    turn_seconds: Annotated[float, typer.Option(min=0.01, help="Seconds per turn.")] = 45.0,
-    away_seconds: Annotated[
-        float, typer.Option(min=0.01, help="Seconds per turn for a disconnected seat.")
-    ] = 5.0,
-    pause_seconds: Annotated[
-        float, typer.Option(min=0.0, help="Seconds between hands.")
-    ] = 30.0,
-    computer_delay: Annotated[
-        float, typer.Option(min=0.0, help="Seconds a computer seat waits before moving.")
-    ] = 1.0,
-    expert_budget: Annotated[
-        float, typer.Option(min=0.001, help="Seconds the expert searches per move.")
-    ] = DEFAULT_BUDGET,
-    fixed_budget: Annotated[
-        bool, typer.Option("--fixed-budget", help="Give every expert search the whole "
-                           "--expert-budget, however busy the workers (by default it shrinks "
-                           "while they are busy, never below 0.05 s).")
-    ] = False,
-    workers: Annotated[
-        int | None, typer.Option(min=1, help="Processes for computer seats (default: cores).")
-    ] = None,
-    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
-    redis: Annotated[
-        str | None,
-        typer.Option(help="Run as one of many processes sharing a PostgreSQL store through "
-                     "this Redis (e.g. redis://host:6379/0); see docs/scaling.md."),
-    ] = None,
-    advertise: Annotated[
-        str | None,
-        typer.Option(help="With --redis: the address this process is known by "
-                     "(default: http://HOST:PORT)."),
-    ] = None,
-    redis_prefix: Annotated[
-        str, typer.Option(help="With --redis: the prefix of every Redis key and channel.")
-    ] = "kabes:",
-    lease_seconds: Annotated[
-        float, typer.Option(min=0.3, help="With --redis: how long a table's lease lives "
-                            "unless renewed (how soon a dead process's tables move).")
-    ] = 5.0,
+    ctx: typer.Context,
+    host: Annotated[str, _setting("host")] = SERVE.host,
+    port: Annotated[int, _setting("port")] = SERVE.port,
+    db: Annotated[str | None, _setting("db")] = SERVE.db,
+    turn_seconds: Annotated[float, _setting("turn_seconds")] = SERVE.turn_seconds,
+    away_seconds: Annotated[float, _setting("away_seconds")] = SERVE.away_seconds,
+    pause_seconds: Annotated[float, _setting("pause_seconds")] = SERVE.pause_seconds,
+    computer_delay: Annotated[float, _setting("computer_delay")] = SERVE.computer_delay,
+    expert_budget: Annotated[float, _setting("expert_budget")] = SERVE.expert_budget,
+    fixed_budget: Annotated[bool, _setting("fixed_budget")] = SERVE.fixed_budget,
+    workers: Annotated[int | None, _setting("workers")] = SERVE.workers,
+    log_level: Annotated[str, _setting("log_level")] = SERVE.log_level,
+    redis: Annotated[str | None, _setting("redis")] = SERVE.redis,
+    advertise: Annotated[str | None, _setting("advertise")] = SERVE.advertise,
+    redis_prefix: Annotated[str, _setting("redis_prefix")] = SERVE.redis_prefix,
+    lease_seconds: Annotated[float, _setting("lease_seconds")] = SERVE.lease_seconds,
 ) -> None:
-    """Serve tables online: the API, the table socket and the web client."""
-    from kabes.cli.serve import Clustering
+    """Serve tables online: the API, the table socket and the web client. Every option has
+    a KABES_* environment variable (docs/server.md); a flag beats its variable."""
     from kabes.cli.serve import serve as run_server
-    from kabes.server.table import Settings
 
-    settings = Settings(
-        turn_seconds=turn_seconds,
-        away_seconds=away_seconds,
-        pause_seconds=pause_seconds,
-        computer_delay=computer_delay,
-        expert_budget=expert_budget,
-        budget_follows_load=not fixed_budget,
-    )
-    clustering = None
-    if redis is not None:
-        clustering = Clustering(redis, advertise or f"http://{host}:{port}", redis_prefix,
-                                lease_seconds)
-    run_server(host, port, db, settings, workers, log_level, clustering)
+    given = {name: value for name, value in ctx.params.items()
+             if _typed(ctx, name)}
+    try:
+        config = load(given, os.environ)
+    except ConfigError as err:
+        raise typer.BadParameter(err.problem, param_hint=err.source) from None
+    run_server(config)
 
 
 @app.command()

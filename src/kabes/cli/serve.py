@@ -7,18 +7,17 @@ import contextlib
 import gc
 import os
 import sys
-from dataclasses import dataclass, replace
 from pathlib import Path
 
-import typer
 import uvicorn
 
 from kabes.server.app import create_app
 from kabes.server.cluster import Cluster
 from kabes.server.computers import warm_up, worker_pool
+from kabes.server.config import ServerConfig
 from kabes.server.logs import configure
 from kabes.server.store import database_url
-from kabes.server.table import REVIEW_WORKERS_KEPT_FREE, Settings
+from kabes.server.workers import REVIEW_WORKERS_KEPT_FREE
 
 PING_SECONDS = 10.0
 """WebSocket pings: a phone that drops off the network is noticed within seconds."""
@@ -35,50 +34,24 @@ default is 5 ms). The store's SQLite thread needs it for a moment at every step 
 commit; with the default, a busy loop made every commit wait tens of milliseconds."""
 
 
-@dataclass(frozen=True)
-class Clustering:
-    """How this process joins the others (``--redis`` and what goes with it)."""
-
-    redis: str
-    advertise: str
-    prefix: str
-    lease: float
-
-
-def serve(
-    host: str,
-    port: int,
-    db: str | None,
-    settings: Settings,
-    workers: int | None,
-    log_level: str,
-    clustering: Clustering | None = None,
-) -> None:
+def serve(config: ServerConfig) -> None:
     """Run the server until interrupted; prints the address to open first."""
-    configure(log_level)
-    url = database_url(db or os.environ.get("KABES_DATABASE_URL"), Path.cwd())
+    configure(config.log_level)
+    url = database_url(config.db, Path.cwd())
     cluster = None
-    if clustering is not None:
-        if not url.startswith("postgresql"):
-            raise typer.BadParameter(
-                "--redis needs a PostgreSQL store (--db postgresql://...): processes on "
-                "several machines cannot share a SQLite file", param_hint="--redis")
-        if not clustering.redis.startswith(("redis://", "rediss://", "unix://")):
-            raise typer.BadParameter(
-                f"{clustering.redis!r} is not a Redis URL (redis://HOST:PORT/DB)",
-                param_hint="--redis")
-        cluster = Cluster(clustering.redis, clustering.advertise, clustering.prefix,
-                          clustering.lease)
-    size = workers or os.cpu_count() or 1
+    if config.redis is not None:
+        cluster = Cluster(config.redis, config.advertised, config.redis_prefix,
+                          config.lease_seconds)
+    size = config.workers or os.cpu_count() or 1
     pool = worker_pool(size)
     warm_up(pool, size)
-    settings = replace(settings, review_searches=max(1, size - REVIEW_WORKERS_KEPT_FREE),
-                       workers=size)
+    settings = config.table(workers=size,
+                            review_searches=max(1, size - REVIEW_WORKERS_KEPT_FREE))
     app = create_app(url, settings, executor=pool, cluster=cluster)
-    config = uvicorn.Config(
+    running = uvicorn.Config(
         app,
-        host=host,
-        port=port,
+        host=config.host,
+        port=config.port,
         ws="websockets-sansio",
         ws_max_size=4096,
         # No permessage-deflate: a view is a kilobyte or two, and a zlib stream per socket
@@ -92,12 +65,12 @@ def serve(
         http="httptools",
         timeout_graceful_shutdown=3,
     )
-    server = uvicorn.Server(config)
-    shown = "[::1]" if host == "::1" else host
+    server = uvicorn.Server(running)
+    shown = "[::1]" if config.host == "::1" else config.host
     where = "SQLite file " + url.split("///", 1)[1] if url.startswith("sqlite") else "PostgreSQL"
     if cluster is not None:
         where += f"; one of many through Redis, as process {cluster.me}"
-    print(f"Kabès is serving at http://{shown}:{port}/  (store: {where})", flush=True)
+    print(f"Kabès is serving at http://{shown}:{config.port}/  (store: {where})", flush=True)
     gc.collect()
     gc.freeze()  # what start-up built (modules, app, routes) lives as long as the process
     gc.set_threshold(*GC_THRESHOLDS)

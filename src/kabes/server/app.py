@@ -42,6 +42,7 @@ from kabes.ai import LEVELS
 from kabes.rules import VARIANTS
 from kabes.server.clock import Clock, RealClock
 from kabes.server.cluster import Cluster
+from kabes.server.config import Settings
 from kabes.server.http_input import bearer_token, read_body
 from kabes.server.hub import Hub
 from kabes.server.inbox import Attach, ClientAction, Detach
@@ -63,7 +64,7 @@ from kabes.server.protocol import (
 )
 from kabes.server.relay import RemoteSeat
 from kabes.server.store import SERVER_ID, Store, StoreError
-from kabes.server.table import Settings, Table
+from kabes.server.table import Table
 
 log = logging.getLogger("kabes.app")
 

@@ -37,12 +37,10 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from kabes.server.config import LEASE_SECONDS, PREFIX
+
 log = logging.getLogger("kabes.cluster")
 
-PREFIX = "kabes:"
-"""The default prefix of every key and channel (``--redis-prefix``)."""
-LEASE_SECONDS = 5.0
-"""How long a lease lives unless renewed (renewed three times in that span)."""
 REDIS_TIMEOUT = 2.0
 """Seconds a Redis command may take before it counts as failed."""
 CHUNK = 500

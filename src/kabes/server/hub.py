@@ -33,6 +33,7 @@ from typing import Any
 from kabes.records import to_record
 from kabes.server.clock import Clock
 from kabes.server.cluster import Cluster, RedisError
+from kabes.server.config import Settings
 from kabes.server.inbox import Join
 from kabes.server.metrics import Metrics
 from kabes.server.new_tables import created
@@ -40,7 +41,7 @@ from kabes.server.protocol import ErrorCode, NewTable, Refused
 from kabes.server.relay import Moved, Relay
 from kabes.server.state import Status
 from kabes.server.store import Store
-from kabes.server.table import Settings, Table, restore
+from kabes.server.table import Table, restore
 from kabes.server.workers import Workers
 
 log = logging.getLogger("kabes.hub")

@@ -19,14 +19,13 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from kabes.errors import KabesError
-from kabes.review import REVIEW_BUDGET
 from kabes.server import actions, outbox
 from kabes.server.clock import Clock, Timer
 from kabes.server.computer_seats import ComputerSeats
+from kabes.server.config import Settings
 from kabes.server.inbox import (
     Advice,
     Attach,
@@ -58,9 +57,9 @@ from kabes.server.protocol import (
     as_json,
     encode,
 )
-from kabes.server.state import Status, TableState, Timing, replay
+from kabes.server.state import Status, TableState, replay
 from kabes.server.tablelog import Entry, Lost, TableLog
-from kabes.server.workers import REVIEW_WORKERS_KEPT_FREE, Workers
+from kabes.server.workers import Workers
 
 log = logging.getLogger("kabes.table")
 
@@ -69,34 +68,7 @@ ANSWERS_KEPT = 512
 STORE_RETRY_SECONDS = 1.0
 """After the store failed, how long a table waits before its clocks try to write again."""
 
-__all__ = ["REVIEW_WORKERS_KEPT_FREE", "Settings", "Status", "Table", "restore"]
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """The clocks of PROTOCOL.md guarantee 4, and how long the expert thinks."""
-
-    turn_seconds: float = 45.0
-    away_seconds: float = 5.0
-    pause_seconds: float = 30.0
-    computer_delay: float = 1.0
-    expert_budget: float = 1.0
-    hint_budget: float = 0.5
-    review_budget: float = REVIEW_BUDGET
-    """Seconds the expert searches each position of a ``review`` (kabes.review)."""
-    review_searches: int = 1
-    """Review searches a process runs at once, every table together: ``kabes serve`` makes
-    it its worker processes less REVIEW_WORKERS_KEPT_FREE (at least one)."""
-    workers: int = 1
-    """The worker processes computer seats think in (``kabes serve`` sets it)."""
-    budget_follows_load: bool = True
-    """Whether a computer seat's budget shrinks while the workers are busy
-    (kabes.server.computers.load_budget); off, every search gets ``expert_budget``."""
-
-    @property
-    def timing(self) -> Timing:
-        """The clocks' lengths, as a table's state reads them."""
-        return Timing(self.turn_seconds, self.away_seconds, self.pause_seconds)
+__all__ = ["Settings", "Status", "Table", "restore"]
 
 
 class Table:

@@ -1,0 +1,258 @@
+"""The configuration of ``kabes serve``, in one place: every setting is a field of
+:class:`ServerConfig` with its default, its flag, its ``KABES_*`` environment variable, its
+limits and its meaning, so the command line, the environment, ``--help`` and the table in
+docs/server.md all come from here. A flag beats its variable, which beats the default.
+
+:class:`Settings` (the clocks and budgets a table actor runs with) lives here too;
+:meth:`ServerConfig.table` derives it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import Field, dataclass, field, fields, replace
+from typing import Any, Final, get_type_hints
+
+from kabes.review import REVIEW_BUDGET
+from kabes.server.state import Timing
+
+PREFIX: Final = "kabes:"
+"""The default prefix of every key and channel (``--redis-prefix``)."""
+LEASE_SECONDS: Final = 5.0
+"""How long a lease lives unless renewed (renewed three times in that span)."""
+LOG_LEVELS: Final = ("debug", "info", "warning", "error")
+"""The levels ``--log-level`` accepts."""
+TRUE: Final = frozenset({"1", "true", "yes", "on"})
+"""How an environment variable says yes to a switch (case ignored)."""
+FALSE: Final = frozenset({"0", "false", "no", "off"})
+"""How an environment variable says no to a switch (case ignored)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The clocks of PROTOCOL.md guarantee 4, and how long the expert thinks."""
+
+    turn_seconds: float = 45.0
+    away_seconds: float = 5.0
+    pause_seconds: float = 30.0
+    computer_delay: float = 1.0
+    expert_budget: float = 1.0
+    hint_budget: float = 0.5
+    review_budget: float = REVIEW_BUDGET
+    """Seconds the expert searches each position of a ``review`` (kabes.review)."""
+    review_searches: int = 1
+    """Review searches a process runs at once, every table together: ``kabes serve`` makes
+    it its worker processes less workers.REVIEW_WORKERS_KEPT_FREE (at least one)."""
+    workers: int = 1
+    """The worker processes computer seats think in (``kabes serve`` sets it)."""
+    budget_follows_load: bool = True
+    """Whether a computer seat's budget shrinks while the workers are busy
+    (kabes.server.computers.load_budget); off, every search gets ``expert_budget``."""
+
+    @property
+    def timing(self) -> Timing:
+        """The clocks' lengths, as a table's state reads them."""
+        return Timing(self.turn_seconds, self.away_seconds, self.pause_seconds)
+
+
+TABLE: Final = Settings()
+"""The table's defaults, which ``kabes serve``'s clock and budget settings start from."""
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """What ``kabes serve`` knows of one field besides its default: how it is given, checked
+    and explained."""
+
+    flag: str
+    variable: str
+    meaning: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+    unset: str = ""
+    """What a default of None means (``one per core``), for --help and docs/server.md."""
+
+
+def setting(
+    default: Any,
+    meaning: str,
+    *,
+    variable: str = "",
+    minimum: float | None = None,
+    maximum: float | None = None,
+    choices: tuple[str, ...] = (),
+    unset: str = "",
+) -> Any:
+    """A field of ServerConfig with what the command line and the docs need to know of it;
+    its flag and variable follow from the field's name unless ``variable`` is given."""
+    return field(default=default, metadata={"setting": Setting(
+        "", variable, meaning, minimum, maximum, choices, unset)})
+
+
+class ConfigError(ValueError):
+    """A setting has a value it cannot have; the message names where the value came from
+    (the flag or the variable) and what is wrong with it."""
+
+    def __init__(self, name: str, problem: str, source: str | None = None) -> None:
+        self.name = name
+        """The ServerConfig field."""
+        self.problem = problem
+        self.source = source or name
+        """The flag or variable it came from (the field's name when built in Python)."""
+        super().__init__(f"{self.source}: {problem}")
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Every setting of ``kabes serve``; build it with :func:`load` from the flags and the
+    environment, or directly in Python (tests, benchmarks). Checked when built."""
+
+    host: str = setting("127.0.0.1", "Address to listen on.")
+    port: int = setting(8000, "Port to listen on.", minimum=0, maximum=65535)
+    db: str | None = setting(
+        None, "Store URL: sqlite:///FILE, or postgresql+asyncpg://USER@HOST/DB for PostgreSQL.",
+        variable="KABES_DATABASE_URL", unset="kabes.sqlite3 in the current folder")
+    turn_seconds: float = setting(TABLE.turn_seconds, "Seconds per turn.", minimum=0.01)
+    away_seconds: float = setting(
+        TABLE.away_seconds, "Seconds per turn for a seat with no open socket.", minimum=0.01)
+    pause_seconds: float = setting(TABLE.pause_seconds, "Seconds between hands.", minimum=0.0)
+    computer_delay: float = setting(
+        TABLE.computer_delay, "Seconds a computer seat waits before moving.", minimum=0.0)
+    expert_budget: float = setting(
+        TABLE.expert_budget, "Seconds the expert searches per move.", minimum=0.001)
+    fixed_budget: bool = setting(
+        not TABLE.budget_follows_load,
+        "Give every expert search the whole expert budget, however busy the workers (by "
+        "default it shrinks while they are busy, never below 0.05 s).")
+    workers: int | None = setting(
+        None, "Worker processes the computer seats think in.", minimum=1,
+        unset="one per core")
+    log_level: str = setting("info", "Least level logged: debug, info, warning or error.",
+                             choices=LOG_LEVELS)
+    redis: str | None = setting(
+        None, "Run as one of many processes sharing a PostgreSQL store through this Redis "
+        "(redis://HOST:6379/0); see docs/scaling.md.", unset="none (a single process)")
+    advertise: str | None = setting(
+        None, "With --redis: the address this process is known by.", unset="http://HOST:PORT")
+    redis_prefix: str = setting(
+        PREFIX, "With --redis: the prefix of every Redis key and channel.")
+    lease_seconds: float = setting(
+        LEASE_SECONDS, "With --redis: how long a table's lease lives unless renewed (how soon "
+        "a dead process's tables move).", minimum=0.3)
+
+    def __post_init__(self) -> None:
+        """Refuse a value a setting cannot have, so a bad configuration stops at start."""
+        for name, it in SETTINGS.items():
+            problem = _problem(it, getattr(self, name))
+            if problem:
+                raise ConfigError(name, problem)
+        if self.redis is not None:
+            if not self.redis.startswith(("redis://", "rediss://", "unix://")):
+                raise ConfigError("redis", f"{self.redis!r} is not a Redis URL "
+                                  "(redis://HOST:PORT/DB)")
+            if not (self.db or "").startswith(("postgresql", "postgres://")):
+                raise ConfigError("redis", "needs a PostgreSQL store (--db or "
+                                  "KABES_DATABASE_URL postgresql://...): processes on several "
+                                  "machines cannot share a SQLite file")
+
+    @property
+    def advertised(self) -> str:
+        """The address this process is known by in a cluster (--advertise, else its own)."""
+        return self.advertise or f"http://{self.host}:{self.port}"
+
+    def table(self, workers: int, review_searches: int) -> Settings:
+        """The tables' settings once the worker pool's size is known."""
+        return Settings(
+            turn_seconds=self.turn_seconds,
+            away_seconds=self.away_seconds,
+            pause_seconds=self.pause_seconds,
+            computer_delay=self.computer_delay,
+            expert_budget=self.expert_budget,
+            budget_follows_load=not self.fixed_budget,
+            workers=workers,
+            review_searches=review_searches,
+        )
+
+
+def about(name: str) -> Setting:
+    """How ServerConfig's field ``name`` is given, checked and explained."""
+    return SETTINGS[name]
+
+
+def _setting(item: Field[Any]) -> Setting:
+    """Field ``item``'s Setting with its flag and variable filled in from its name."""
+    it: Setting = item.metadata["setting"]
+    return replace(it, flag="--" + item.name.replace("_", "-"),
+                   variable=it.variable or "KABES_" + item.name.upper())
+
+
+SETTINGS: Final[Mapping[str, Setting]] = {item.name: _setting(item)
+                                          for item in fields(ServerConfig)}
+"""Every field of ServerConfig, in order, with its flag and variable."""
+KINDS: Final[Mapping[str, type]] = {
+    name: next(t for t in getattr(hint, "__args__", (hint,)) if t is not type(None))
+    for name, hint in get_type_hints(ServerConfig).items()
+}
+"""The type of each field's value, None aside (what a variable's text is read as)."""
+
+
+def _problem(it: Setting, value: object) -> str:
+    """What is wrong with ``value`` for a setting, or "" if nothing."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{value} is not a finite number"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if it.minimum is not None and value < it.minimum:
+            return f"must be at least {it.minimum:g}, not {value:g}"
+        if it.maximum is not None and value > it.maximum:
+            return f"must be at most {it.maximum:g}, not {value:g}"
+    if it.choices and str(value).lower() not in it.choices:
+        return f"{value!r} is not one of {', '.join(it.choices)}"
+    return ""
+
+
+def _read(name: str, text: str) -> object:
+    """A variable's text as the field's type; ValueError saying why it cannot be."""
+    kind = KINDS[name]
+    if kind is bool:
+        if text.lower() in TRUE:
+            return True
+        if text.lower() in FALSE:
+            return False
+        raise ValueError(f"{text!r} is neither yes nor no (1/0, true/false, yes/no, on/off)")
+    if kind is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not a whole number") from None
+    if kind is float:
+        try:
+            return float(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not a number") from None
+    return text
+
+
+def load(flags: Mapping[str, object], environ: Mapping[str, str]) -> ServerConfig:
+    """The configuration from the flags given on the command line (by field name) and the
+    environment's ``KABES_*`` variables: a flag beats its variable, which beats the default;
+    an empty variable counts as unset. ConfigError names the flag or variable at fault."""
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    for name, it in SETTINGS.items():
+        if name in flags:
+            values[name] = flags[name]
+            sources[name] = it.flag
+        elif environ.get(it.variable):
+            text = environ[it.variable]
+            sources[name] = it.variable
+            try:
+                values[name] = _read(name, text)
+            except ValueError as err:
+                raise ConfigError(name, str(err), it.variable) from None
+    try:
+        return ServerConfig(**values)
+    except ConfigError as err:
+        raise ConfigError(err.name, err.problem, sources.get(err.name, about(err.name).flag)
+                          ) from None
