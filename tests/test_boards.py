@@ -10,10 +10,10 @@ from pathlib import Path
 from random import Random
 
 import pytest
+from kabes.boards import BOARDS, board_of
 from rich.console import Console
 
 from kabes.ai import Expert, make_player
-from kabes.boards import BOARDS, board_of
 from kabes.cli.display import render
 from kabes.cli.play import help_text
 from kabes.match import Match
