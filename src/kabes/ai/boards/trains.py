@@ -87,7 +87,7 @@ def train_features(view: View, move: Play, plan: list[Tile]) -> list[Feature]:
     if not rest:
         return [Feature(OUT + tile.value, f"{tile} is your last tile: you go out")]
     own = str(view.seat)
-    trains = {t.place: t for t in view.trains}
+    by_place = {t.place: t for t in view.trains}
     features = [Feature(tile.value * 0.3, f"{tile} sheds {tile.value} pips")]
     if view.open_double is not None:
         features.append(Feature(tile.value * 0.5, f"satisfies the open double with {tile}"))
@@ -97,7 +97,7 @@ def train_features(view: View, move: Play, plan: list[Tile]) -> list[Feature]:
             features.append(Feature(5.0, f"{tile} starts the longest train you can build"))
         elif tile in plan:
             features.append(Feature(-1.0, f"{tile} breaks your planned train"))
-        if trains[own].marked:
+        if by_place[own].marked:
             features.append(Feature(4.0, "takes the marker off your train"))
     else:
         where = "the public train" if move.at == "M" else f"seat {move.at}'s marked train"
