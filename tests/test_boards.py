@@ -1,11 +1,11 @@
-"""Each kind of board has one owner (kabes.boards): a variant names its board and nothing else
-asks which kind a game is played on, so a new variant is one module under kabes.rules."""
+"""Each kind of board has one owner per layer (the levels' kabes.ai.boards, the terminal's
+kabes.cli.boards): a variant names its board and nothing else asks which kind a game is
+played on, so a new variant is one module under kabes.rules. The layers themselves are
+guarded in test_layering.py."""
 
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 from random import Random
 
@@ -13,7 +13,8 @@ import pytest
 from rich.console import Console
 
 from kabes.ai import Expert, make_player
-from kabes.boards import BOARDS, board_of
+from kabes.ai.boards import TACTICS, tactics_for
+from kabes.cli.boards import BOARDS, board_of
 from kabes.cli.display import render
 from kabes.cli.play import help_text
 from kabes.match import Match
@@ -25,11 +26,22 @@ from kabes.views import view
 SRC = Path(__file__).resolve().parents[1] / "src" / "kabes"
 
 
-def test_every_variant_names_a_known_board() -> None:
+def test_every_variant_names_a_board_the_levels_and_the_terminal_both_know() -> None:
     for rules in VARIANTS.values():
         assert rules.board in BOARDS, rules.id
+        assert rules.board in TACTICS, rules.id
+    assert set(BOARDS) == set(TACTICS)
+    assert all(key == board.name for key, board in BOARDS.items())
+    assert all(key == tactics.name for key, tactics in TACTICS.items())
     assert board_of("mexican-train").name == "trains"
     assert {board_of(v).name for v in VARIANTS if v != "mexican-train"} == {"line"}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_levels_find_the_tactics_of_the_board_the_rules_name(variant: str) -> None:
+    match = Match(variant, VARIANTS[variant].default_players, rng=Random(1))
+    match.deal_hand()
+    assert tactics_for(view(match, 0)).name == VARIANTS[variant].board == board_of(variant).name
 
 
 def test_no_module_outside_the_hands_asks_which_kind_of_hand_it_holds() -> None:
@@ -42,9 +54,9 @@ def test_no_module_outside_the_hands_asks_which_kind_of_hand_it_holds() -> None:
     assert found == []
 
 
-def test_no_module_outside_the_rules_and_the_boards_switches_on_a_variant() -> None:
+def test_no_module_outside_the_rules_switches_on_a_variant() -> None:
     """Nothing compares a variant id (``== "mexican-train"``, ``in ("haitian", ...)``) or reads a
-    ``trains`` flag: it asks the variant's Rules or its board."""
+    ``trains`` flag: it asks the variant's Rules or its board (the boards included)."""
     ids = "|".join(re.escape(v) for v in VARIANTS)
     switching = re.compile(
         rf'(==|!=)\s*"({ids})"|\bin\s*[(\[{{][^)\]}}]*"({ids})"|\bif\s+(not\s+)?trains\b'
@@ -52,18 +64,10 @@ def test_no_module_outside_the_rules_and_the_boards_switches_on_a_variant() -> N
     found = [
         f"{path.relative_to(SRC)}: {match.group(0)}"
         for path in SRC.rglob("*.py")
-        if path.parent.name not in ("rules", "boards")
+        if path.parent.name != "rules"
         for match in switching.finditer(path.read_text(encoding="utf-8"))
     ]
     assert found == []
-
-
-@pytest.mark.parametrize("first", ["kabes.boards", "kabes.ai", "kabes.cli.display",
-                                   "kabes.ai.skilled", "kabes.boards.trains", "kabes.views"])
-def test_the_boards_the_levels_and_the_terminal_import_in_any_order(first: str) -> None:
-    code = f"import {first}; import kabes.boards, kabes.ai, kabes.cli.play"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
 
 
 class LittlePlaza(Plaza):

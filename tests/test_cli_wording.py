@@ -12,9 +12,9 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kabes.ai import Beginner
-from kabes.boards import BOARDS
-from kabes.boards.line import LineBoard
 from kabes.cli.app import app
+from kabes.cli.boards import BOARDS
+from kabes.cli.boards.line import LineBoard
 from kabes.cli.describe import narrate
 from kabes.cli.display import LEGEND, render
 from kabes.cli.explain import ENDINGS, word_explanation

@@ -335,7 +335,7 @@ def test_in_plaza_the_expert_values_the_lead_of_the_next_hand() -> None:
     theirs = replace(ours, seat=1)
     assert rules.score(state, ours).winner is None
     gap = value(rules, state, ours, 0) - value(rules, state, theirs, 0)
-    assert gap == pytest.approx(2 * expert.LEADS["plaza"])
+    assert gap == pytest.approx(2 * expert.LEAD)
     assert value(rules, state, theirs, 1) == pytest.approx(value(rules, state, ours, 0))
 
 

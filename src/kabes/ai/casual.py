@@ -6,7 +6,7 @@ number it holds most of, as any casual player would.
 
 from __future__ import annotations
 
-from kabes import boards
+from kabes.ai.boards import tactics_for
 from kabes.ai.knowledge import Hint
 from kabes.ai.level import Level
 from kabes.moves import Play
@@ -20,9 +20,9 @@ class Casual(Level):
 
     def decide(self, view: View, moves: list[Play]) -> Hint:
         """The heaviest legal tile (a double before a non-double of the same value)."""
-        board = boards.board_of(view.variant)
+        tactics = tactics_for(view)
         best = max(
-            moves, key=lambda m: (m.tile.value, m.tile.is_double, board.follow(view, m))
+            moves, key=lambda m: (m.tile.value, m.tile.is_double, tactics.follow(view, m))
         )
         tile = best.tile
         why = f"{tile} is your heaviest playable tile"

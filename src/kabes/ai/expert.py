@@ -1,15 +1,15 @@
 """The expert: it searches the hidden hands (information-set Monte Carlo).
 
 For every move it could make, it deals the hidden tiles again many times, consistently with
-everything its seat has seen (the tiles out, the numbers each seat lacks, the counts); in
-``partnership`` it draws those worlds as likely as they make the plays the other seats chose
-(``kabes.ai.reading``). It plays each world out to the end of the hand with quick sensible
-players, or once few tiles are left searches every line of play to the best end for each
-side (``kabes.ai.endgame``); each kind of board deals and plays its own worlds
-(``kabes.boards``). It scores the hand by the variant's own rules and values the result for
-the match: points against the target, and a won or lost match above all. It keeps searching
-until its time budget is spent and plays the move with the best average. All moves are
-tried in the same worlds, so luck cancels between them.
+everything its seat has seen (the tiles out, the numbers each seat lacks, the counts); at
+tables where only people sit it draws those worlds as likely as they make the plays the
+other seats chose (``kabes.ai.reading``). It plays each world out to the end of the hand
+with quick sensible players, or once few tiles are left searches every line of play to the
+best end for each side (``kabes.ai.endgame``); each kind of board deals and plays its own
+worlds (``kabes.ai.boards``). It scores the hand by the variant's own rules and values the
+result for the match: points against the target, and a won or lost match above all. It
+keeps searching until its time budget is spent and plays the move with the best average.
+All moves are tried in the same worlds, so luck cancels between them.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from functools import partial
 from multiprocessing import get_context
 from random import Random
 
-from kabes import boards
+from kabes.ai.boards import Playout, tactics_for
 from kabes.ai.knowledge import Hint, unseen
 from kabes.ai.level import Level
 from kabes.ai.skilled import Skilled
@@ -33,18 +33,16 @@ from kabes.views import View
 
 WIN = 3.0
 """What winning (or losing) the match is worth, against points scaled to the target."""
-LEADS = {"plaza": 0.15}
-"""What leading the next hand is worth, as a share of the stake, in the variants where the end
-of a hand decides who leads the next (in plaza whoever went out or played the blocking tile).
-The lead is a tempo: the leader plays first and picks the suit. Measured in plaza against
-heavy-tile play at 50 ms a move: 75.0% of hands and 95.6% of matches won at 0.15, against
-73.7% and 91.2% without; in partnership the lead passes round whatever happens."""
+LEAD = 0.15
+"""What leading the next hand is worth, as a share of the stake, each for themself where the
+seat that laid a hand's last tile leads the next (``Rules.last_tile_leads``: in plaza whoever
+went out or played the blocking tile). The lead is a tempo: the leader plays first and picks
+the suit. Measured in plaza against heavy-tile play at 50 ms a move: 75.0% of hands and 95.6%
+of matches won at 0.15, against 73.7% and 91.2% without. With partners it was not measured,
+so it is not counted there; where the lead passes round (partnership) or goes to the hand's
+winner (haitian), it is no stake of its own."""
 GREEDY = 0.75
 """How often a playout player plays its heaviest tile rather than a random one."""
-READS = frozenset({"partnership"})
-"""The variants in which the expert weighs its worlds by the other seats' plays
-(``kabes.ai.reading``): where it measured stronger at 50 ms a move (in plaza and
-haitian-partners it measured no better against the skilled level, so it is off there)."""
 MIN_WORLDS = 4
 """Worlds searched whatever the budget, so that a move is never chosen blind."""
 SAFETY = 0.97
@@ -132,8 +130,8 @@ def search(
     party = view.party(view.seat)
     worlds = 0
     pool = unseen(view)
-    board = boards.board_of(view.variant)
-    reading = board.read(view) if view.variant in READS else None
+    tactics = tactics_for(view)
+    reading = tactics.read(view) if reads(rules) else None
     scored = _scored(view, party)
 
     def valued(key: Hashable, end: Callable[[], HandEnd]) -> float:
@@ -142,13 +140,14 @@ def search(
             worth = scored[key] = value(rules, state, end(), party)
         return worth
 
+    playout = Playout(view, moves, rng, pool, GREEDY, reading, valued)
     started = time.perf_counter()
     while max_worlds is None or worlds < max_worlds:
         now = time.perf_counter()
         per_world = (now - started) / worlds if worlds else 0.0
         if worlds >= MIN_WORLDS and now + per_world > deadline:
             break  # one more world would likely overrun the budget
-        world = board.play_world(view, moves, rng, pool, GREEDY, reading, valued)
+        world = tactics.play_world(playout)
         for i, key in enumerate(world.keys):
             if key is None:
                 worth = value(rules, state, world.end(i), party)
@@ -163,13 +162,22 @@ _SCORED: list[tuple[Hashable, dict[Hashable, float]]] = []
 """The values of the ends met in the searches of the last standing (one entry)."""
 
 
+def reads(rules: Rules) -> bool:
+    """Whether the expert weighs its worlds by the other seats' plays (``kabes.ai.reading``):
+    at tables where only people sit (``Rules.people_only``: partnership), whose every other
+    seat plays as the reading takes people to play. That is where it measured stronger at 50 ms
+    a move; in plaza and haitian-partners it measured no better against the skilled level, so
+    it is off there."""
+    return rules.people_only
+
+
 def _scored(view: View, party: int) -> dict[Hashable, float]:
-    """The value to ``party`` of each kind of end met so far (``boards.base.Searched.keys``),
+    """The value to ``party`` of each kind of end met so far (``ai.boards.Searched.keys``),
     kept from one move's search to the next while the match stands where it stood: an end's
     value depends only on the standing before the hand, and the moves of one hand meet many
     of the same ends again (valuing them took about a tenth of a plaza search)."""
     standing = (
-        view.variant,
+        get_rules(view.variant),
         view.players,
         view.options,
         view.scores,
@@ -185,7 +193,7 @@ def _scored(view: View, party: int) -> dict[Hashable, float]:
 def value(rules: Rules, state: MatchState, end: HandEnd, party: int) -> float:
     """What a finished hand is worth to ``party``: the change in its standing against the
     others, scaled to the target, and a won or lost match above all; where the end of a hand
-    decides who leads the next (``LEADS``), that lead too."""
+    decides who leads the next (``LEAD``), that lead too."""
     scored = rules.score(state, end)
     sign = -1.0 if rules.penalties(state.players) else 1.0
     before = _standing(state.scores, party)
@@ -203,7 +211,7 @@ def value(rules: Rules, state: MatchState, end: HandEnd, party: int) -> float:
     if winners is not None:
         worth += WIN if party in winners else -WIN
     else:
-        lead = LEADS.get(rules.id, 0.0)
+        lead = LEAD if rules.last_tile_leads and not state.teams else 0.0
         leader = rules.next_leader(state, end, scored) if lead else None
         if leader is not None:
             worth += lead if state.party(leader) == party else -lead

@@ -1,6 +1,6 @@
 """A reason for (or against) a move, as the skilled player weighs it.
 
-Each kind of board says which features its moves have (``kabes.boards``); the skilled player
+Each kind of board says which features its moves have (``kabes.ai.boards``); the skilled player
 adds them up and explains its move by the strongest.
 """
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 OUT = 1000.0
 """The weight of going out: above every other consideration."""
 
-# The weights of a line move's features (``kabes.boards.line``), which the expert's reading
+# The weights of a line move's features (``kabes.ai.boards.line``), which the expert's reading
 # of the table copies on bit sets (``kabes.ai.reading``): named once so the two cannot drift.
 PIP = 0.6
 """Per pip the tile sheds."""

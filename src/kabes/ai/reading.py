@@ -21,7 +21,7 @@ feeding tells where its strength is.
 
 Only line games can be read, and only seats that have not drawn (a drawn tile was not in the
 hand before the draw, and the view does not say when it came); the expert reads only where
-it measured stronger (``kabes.ai.expert.READS``).
+it measured stronger (``kabes.ai.expert.reads``).
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class Reading:
         a heavy-tile player would make it, as worked out so far."""
         self.players = view.players
         self.chain: Chain | None = None
-        """The walk through likely worlds of one search (``kabes.boards.line``)."""
+        """The walk through likely worlds of one search (``kabes.ai.boards.line``)."""
         later = [0] * view.players
         left: int | None = None
         right: int | None = None

@@ -1,17 +1,17 @@
 """The skilled player: it counts.
 
 It weighs every legal move by the features the board it is played on gives it
-(``kabes.boards``: on a line, the tiles out, the numbers each seat lacks, a partner's suit;
+(``kabes.ai.boards``: on a line, the tiles out, the numbers each seat lacks, a partner's suit;
 on trains, the longest train it can build and where to shed the rest). Each consideration is a
 scored feature with a sentence; the best move's strongest feature is its hint.
 """
 
 from __future__ import annotations
 
-from kabes import boards
+from kabes.ai.boards import tactics_for
+from kabes.ai.boards.trains import longest_train
 from kabes.ai.knowledge import Hint
 from kabes.ai.level import Level
-from kabes.boards.trains import longest_train
 from kabes.moves import Play
 from kabes.views import View
 
@@ -25,7 +25,7 @@ class Skilled(Level):
 
     def decide(self, view: View, moves: list[Play]) -> Hint:
         """The move with the best total of features, explained by its strongest one."""
-        judge = boards.board_of(view.variant).judge(view)
+        judge = tactics_for(view).judge(view)
         judged = [(m, judge(view, m)) for m in moves]
         move, features = max(judged, key=lambda mf: sum(f.score for f in mf[1]))
         best = max(features, key=lambda f: f.score)

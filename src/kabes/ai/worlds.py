@@ -4,7 +4,7 @@ The expert plays its candidate moves out in many such worlds. A world keeps the 
 tiles, gives every other seat as many unseen tiles as it holds, never a tile with a number the
 seat is known to lack (its passes and draws), and puts the rest in the stock in a random
 order. Line games play their worlds on bit sets (``fastline``); a Mexican Train world is
-rebuilt as an ordinary engine round (``kabes.boards.trains``), so the candidate move is
+rebuilt as an ordinary engine round (``kabes.ai.boards.trains``), so the candidate move is
 checked by the engine itself.
 """
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kabes.boards import BOARDS
-from kabes.boards.base import Board
+from kabes.cli.boards import BOARDS, Board
 from kabes.cli.words import Names, and_list, or_list, plural
 from kabes.events import (
     Dealt,

@@ -2,7 +2,7 @@
 
 Everything shown comes from a :class:`kabes.views.View`, so the terminal can never show a
 tile the seat may not see. :func:`render` is the whole screen: the score against the target,
-the board (drawn by its own kind, ``kabes.boards``), the last moves (so the others' moves
+the board (drawn by its own kind, ``kabes.cli.boards``), the last moves (so the others' moves
 stay in view), the others and the stock, and the hand; the game redraws it in place at every
 turn.
 """
@@ -17,8 +17,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from kabes.boards import board_of
-from kabes.boards.trains import LEGEND as LEGEND  # the marker's legend, where tests read it
+from kabes.cli.boards import board_of
+from kabes.cli.boards.trains import LEGEND as LEGEND  # the marker's legend, where tests read it
 from kabes.cli.words import Names, or_list, plural
 from kabes.rules import get_rules
 from kabes.tiles import Tile

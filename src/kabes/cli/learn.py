@@ -35,7 +35,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kabes.boards import board_of
+from kabes.cli.boards import board_of
 from kabes.cli.describe import describe_match, narrate
 from kabes.cli.display import face_up, render, scores_line
 from kabes.cli.explain import ENDINGS, endings_named, word_explanation

@@ -18,7 +18,7 @@ from typing import Any
 from rich.console import Console
 
 from kabes.ai import DEFAULT_BUDGET, Expert, Player, make_player
-from kabes.boards import board_of
+from kabes.cli.boards import board_of
 from kabes.cli.describe import describe_match, narrate
 from kabes.cli.display import face_up, render, scores_line
 from kabes.cli.explain import ENDINGS, endings_named, word_explanation

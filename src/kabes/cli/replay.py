@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.rule import Rule
 
-from kabes.boards import BOARDS
+from kabes.cli.boards import BOARDS
 from kabes.cli.describe import narrate
 from kabes.cli.explain import word_explanation
 from kabes.cli.words import Names

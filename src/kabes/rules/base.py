@@ -3,8 +3,9 @@
 A variant (one module per rule family under ``kabes.rules``) says who may sit, which options
 it takes, how a hand starts (who leads, with which tile), how a finished hand is scored, who
 leads the next one, and when the match is over. The mechanics of play live in
-``kabes.line_hand`` and ``kabes.trains``, what differs between their boards elsewhere in
-``kabes.boards``; the bookkeeping of a match in ``kabes.match``.
+``kabes.line_hand`` and ``kabes.trains``, what the levels and the terminal make of their
+boards in ``kabes.ai.boards`` and ``kabes.cli.boards``; the bookkeeping of a match in
+``kabes.match``.
 """
 
 from __future__ import annotations
@@ -68,8 +69,9 @@ class Rules(ABC):
     people_only = False
     """Whether only people may sit (no computer player ever takes a seat)."""
     board = "line"
-    """The kind of board the variant is played on, a key of ``kabes.boards.BOARDS``; its
-    hands are made by :meth:`new_hand`."""
+    """The kind of board the variant is played on (``"line"`` or ``"trains"``), the key of
+    what the levels make of it (``kabes.ai.boards.TACTICS``) and of its drawing in the
+    terminal (``kabes.cli.boards.BOARDS``); its hands are made by :meth:`new_hand`."""
     fixed_hands: int | None = None
     """How many hands (rounds) every match has, where the variant fixes it."""
     open_ended_for_people = False
@@ -83,6 +85,14 @@ class Rules(ABC):
     """The class a table's options are built as: the shared :class:`Options`, or a subclass
     in the variant's module holding the options only it has; it holds every option
     :meth:`option_specs` declares."""
+
+    # -- Traits the computer players read (issue 17, step 3): how the rule plays, never a ----
+    # -- variant id. The levels (kabes.ai) ask these and ``board``, ``teams``, ``people_only``.
+    last_tile_leads = False
+    """Whether the seat that laid a hand's last tile (going out, or laying the tile that
+    blocked it) leads the next hand, whoever won it (La Plaza): the next lead is then at
+    stake in every hand, apart from its points. :meth:`next_leader` is that seat."""
+    # -- end of the computer players' traits -------------------------------------------------
 
     def penalties(self, players: int) -> bool:
         """Whether scores are penalties (lower is better) with this many players."""

@@ -49,6 +49,7 @@ class Plaza(Rules):
 
     options_class = PlazaOptions
     counts_by_party = True
+    last_tile_leads = True
 
     def __init__(self, partners: bool) -> None:
         self.id = "plaza-partners" if partners else "plaza"

@@ -1,5 +1,4 @@
-"""Mexican Train's trains, outside the engine: their drawing, their places, and what the
-computer players make of them (see kabes.boards.base).
+"""What the computer players make of Mexican Train's trains (see kabes.ai.boards.base).
 
 The skilled player plans the longest train from its hand, plays doubles only with a
 follow-up, and sheds heavy tiles that are not in its plan on marked trains and the public
@@ -11,68 +10,24 @@ from __future__ import annotations
 
 from random import Random
 
-from rich.console import RenderableType
-from rich.panel import Panel
-from rich.table import Table
-from rich.text import Text
-
 from kabes.ai import fasttrain
+from kabes.ai.boards.base import Judge, Playout, Searched, Tactics
 from kabes.ai.features import OUT, Feature
-from kabes.ai.reading import Reading
 from kabes.ai.worlds import deal_world
-from kabes.board_facts import TrainView
-from kabes.boards.base import Board, Judge, Searched, Valued
-from kabes.cli.words import Names
-from kabes.moves import MAX_TRAINS, PUBLIC, Play
+from kabes.moves import Play
 from kabes.tiles import Tile
 from kabes.trains import Train, TrainHand
 from kabes.views import View
 
 CHAIN_SEARCH_LIMIT = 1500
-MARKER = "●"
-LEGEND = f"{MARKER} marker: that player could not play; anyone may play on a marked train."
-TRAIN_HELP = (
-    "Type a tile's number from your hand (3) or the tile (6-3), then the train if it fits "
-    "several: 3 0 (your own train, 0), 6-3 2 (seat 2's marked train), 6-3 M (the public "
-    "train). In your first turn you go on while a tile fits your own train. A marker (●) on "
-    "a train means anyone may play there. You never type pass or draw: when nothing fits, "
-    "the table draws a tile for you and, if it does not fit either, puts your marker on your "
-    "train and passes. 'hint' asks the expert for advice; 'q' stops the game."
-)
-FIRST_ROUND = (
-    "First round of turns: each player plays as many tiles as they can on their own train, "
-    "and only there; their turn goes on while a tile fits. Who can play none draws a tile, "
-    "plays it if it fits, else puts a marker on their train."
-)
+"""Trains tried in the search for the longest one (:func:`longest_train`): a hand of many
+fitting tiles holds more runs than a move can afford to try."""
 
 
-class TrainBoard(Board):
+class TrainTactics(Tactics):
     """A train per seat from the engine, markers, a public train, open doubles."""
 
     name = "trains"
-    hand_word = "round"
-    runs = True
-    passes_name_numbers = False
-    placeless_lead = False
-    places_word = "a train number or M"
-    help = TRAIN_HELP
-    intro = FIRST_ROUND
-
-    def valid_place(self, at: str) -> bool:
-        """M, or a seat's number."""
-        return at == PUBLIC or (at.isdigit() and int(at) < MAX_TRAINS)
-
-    def panel(self, view: View, names: Names) -> RenderableType:
-        """Every train from the engine, with markers, the open double and the legend."""
-        table = Table.grid(padding=(0, 1))
-        for train in view.trains:
-            table.add_row(
-                _train_label(train, view, names), _train_tiles(train), Text(f"→ {train.end}")
-            )
-        title = f"Engine {view.engine}"
-        if view.open_double is not None:
-            title += f" · the double on {names.train(view.open_double, view.seat)} must be covered"
-        return Panel(table, title=title, subtitle=LEGEND, subtitle_align="left")
 
     def follow(self, view: View, move: Play) -> int:
         """No tie-break on trains: every tile in hand keeps its place."""
@@ -84,25 +39,17 @@ class TrainBoard(Board):
         plan = longest_train(own.end, list(view.hand))
         return lambda seen, move: train_features(seen, move, plan)
 
-    def play_world(
-        self,
-        view: View,
-        moves: list[Play],
-        rng: Random,
-        pool: list[Tile],
-        greedy: float,
-        reading: Reading | None = None,
-        valued: Valued | None = None,
-    ) -> Searched:
+    def play_world(self, playout: Playout) -> Searched:
         """The round rebuilt in one world (train plays are not read),
         and each move played out from a copy of it. A round's end is scored whole: its
         penalties read every tile (the 0-0 costs 50)."""
-        world = rebuild_trains(view, rng)
+        rng = playout.rng
+        world = rebuild_trains(playout.view, rng)
         ends = []
-        for move in moves:
+        for move in playout.moves:
             hand = world.copy()
             hand.apply(move)
-            ends.append(hand.end or fasttrain.finish(hand, rng.random, greedy))
+            ends.append(hand.end or fasttrain.finish(hand, rng.random, playout.greedy))
         return Searched([None] * len(ends), ends.__getitem__)
 
 
@@ -133,19 +80,6 @@ def rebuild_trains(view: View, rng: Random) -> TrainHand:
     return hand
 
 
-def _train_label(train: TrainView, view: View, names: Names) -> Text:
-    if train.owner is None:
-        return Text("Public (M)", style="magenta")
-    name = "Yours" if train.owner == view.seat else names.seat(train.owner)
-    label = Text(f"{name} ({train.owner})")
-    label += Text(f" {MARKER}" if train.marked else "  ", style="red")
-    return label
-
-
-def _train_tiles(train: TrainView) -> Text:
-    return Text(" ".join(f"[{a}|{b}]" for a, b in train.laid) or "·")
-
-
 def train_features(view: View, move: Play, plan: list[Tile]) -> list[Feature]:
     """Why ``move`` is good or bad in Mexican Train, given the seat's planned train."""
     tile = move.tile
@@ -153,7 +87,7 @@ def train_features(view: View, move: Play, plan: list[Tile]) -> list[Feature]:
     if not rest:
         return [Feature(OUT + tile.value, f"{tile} is your last tile: you go out")]
     own = str(view.seat)
-    trains = {t.place: t for t in view.trains}
+    by_place = {t.place: t for t in view.trains}
     features = [Feature(tile.value * 0.3, f"{tile} sheds {tile.value} pips")]
     if view.open_double is not None:
         features.append(Feature(tile.value * 0.5, f"satisfies the open double with {tile}"))
@@ -163,7 +97,7 @@ def train_features(view: View, move: Play, plan: list[Tile]) -> list[Feature]:
             features.append(Feature(5.0, f"{tile} starts the longest train you can build"))
         elif tile in plan:
             features.append(Feature(-1.0, f"{tile} breaks your planned train"))
-        if trains[own].marked:
+        if by_place[own].marked:
             features.append(Feature(4.0, "takes the marker off your train"))
     else:
         where = "the public train" if move.at == "M" else f"seat {move.at}'s marked train"

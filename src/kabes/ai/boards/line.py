@@ -1,5 +1,5 @@
-"""The line of the double-six games, outside the engine: its drawing, its places, and what
-the computer players make of it (see kabes.boards.base).
+"""What the computer players make of the line of the double-six games (see
+kabes.ai.boards.base).
 
 On a line the skilled player tracks the tiles out and the numbers each seat is known to lack
 (every pass and draw), keeps open the numbers it holds, kills the numbers the opponents play
@@ -10,13 +10,8 @@ expert plays its worlds out on bit sets (``kabes.ai.fastline``).
 
 from __future__ import annotations
 
-from random import Random
-
-from rich.console import RenderableType
-from rich.panel import Panel
-from rich.text import Text
-
 from kabes.ai import endgame, fastline
+from kabes.ai.boards.base import Judge, Playout, Searched, Tactics, Valued
 from kabes.ai.features import (
     CONTROL,
     COVERS_PARTNER,
@@ -34,20 +29,10 @@ from kabes.ai.features import (
 from kabes.ai.knowledge import ends_after, number_counts, opponents, partner, unseen
 from kabes.ai.reading import Chain, Reading
 from kabes.ai.worlds import BitDealer
-from kabes.boards.base import Board, Judge, Searched, Valued
-from kabes.cli.words import Names
-from kabes.moves import LEFT, RIGHT, Play
+from kabes.moves import Play
 from kabes.rules import get_rules
 from kabes.tiles import Tile, count
 from kabes.views import View
-
-LINE_HELP = (
-    "Type a tile's number from your hand (3) or the tile (6-3). If it fits both ends you are "
-    "asked which, or say it at once: 3 L, 6-3 R. You never type pass or draw: when nothing "
-    "fits, the table draws (where there is a stock) and passes for you. "
-    "'hint' asks the expert for advice; 'q' stops the game."
-)
-
 
 STEPS = 3
 """Steps of the walk through likely worlds (``reading.Chain``) between two worlds searched:
@@ -56,38 +41,13 @@ BURN_IN = 20
 """Steps walked from the first world dealt at random, before any is searched."""
 
 
-class LineBoard(Board):
+class LineTactics(Tactics):
     """A line with two open ends (partnership, plaza, haitian)."""
 
     name = "line"
-    hand_word = "hand"
-    runs = False
-    passes_name_numbers = True
-    placeless_lead = True
-    places_word = "L or R"
-    help = LINE_HELP
     _dealer: BitDealer | None = None
     """The worlds of the search under way (one search at a time per process): recognised by
     the view and the unseen tiles it is given, the same objects for every world of a search."""
-
-    def valid_place(self, at: str) -> bool:
-        """L or R."""
-        return at in (LEFT, RIGHT)
-
-    def panel(self, view: View, names: Names) -> RenderableType:
-        """The line of play, its two open ends shown in bold."""
-        if view.line is None:
-            lead = f" — the lead must be {view.forced_lead}" if view.forced_lead else ""
-            return Panel(Text(f"(no tile yet{lead})", style="dim"), title="Line")
-        text = Text()
-        last = len(view.line) - 1
-        for i, (a, b) in enumerate(view.line):
-            left = Text(str(a), style="bold yellow" if i == 0 else "")
-            right = Text(str(b), style="bold yellow" if i == last else "")
-            text += Text("[") + left + Text("|") + right + Text("] ")
-        assert view.ends is not None
-        title = f"Line · left end {view.ends[0]}, right end {view.ends[1]}"
-        return Panel(text, title=title)
 
     def follow(self, view: View, move: Play) -> int:
         """How many of the other tiles in hand would fit the ends this move leaves."""
@@ -103,20 +63,12 @@ class LineBoard(Board):
         """The other seats' past plays on the line."""
         return Reading(view)
 
-    def play_world(
-        self,
-        view: View,
-        moves: list[Play],
-        rng: Random,
-        pool: list[Tile],
-        greedy: float,
-        reading: Reading | None = None,
-        valued: Valued | None = None,
-    ) -> Searched:
+    def play_world(self, playout: Playout) -> Searched:
         """The hidden hands dealt again at random, or with a ``reading`` the next world of
         its walk through the worlds the plays make likely (``reading.Chain``), and each move
         played out on bit sets, or searched exactly (``kabes.ai.endgame``) once few tiles
         are left; an end is known by its pips per seat (``fastline.summary``)."""
+        view, rng, pool, reading = playout.view, playout.rng, playout.pool, playout.reading
         dealer = self._dealer
         if dealer is None or dealer.pool is not pool or dealer.view is not view:
             dealer = self._dealer = BitDealer(view, pool, fastline.BITS)
@@ -133,12 +85,13 @@ class LineBoard(Board):
         leader = view.leader
         assert leader is not None
         teams = view.teams and get_rules(view.variant).counts_by_party
+        valued = playout.valued
         exact = None if valued is None else _exact(view, bits, valued, leader, teams)
         ends = [
             fastline.finish_after(
-                list(masks), view.ends, view.seat, move, bits, rng.random, greedy, exact
+                list(masks), view.ends, view.seat, move, bits, rng.random, playout.greedy, exact
             )
-            for move in moves
+            for move in playout.moves
         ]
         return Searched(
             [fastline.summary(end, leader, teams) for end in ends],
