@@ -1,7 +1,7 @@
 """docs/protocol.md keeps up with the code and with the shared PROTOCOL.md.
 
 - Every client message the server decodes (the tags of the msgspec structs in
-  ``kabes.server.wire.ClientMessage``, read with ``msgspec.inspect``, so the check holds
+  ``kabes.server.protocol.ClientMessage``, read with ``msgspec.inspect``, so the check holds
   however the union is spelled) is named in the "Client messages" section.
 - Every event kind of ``kabes.events`` is named in the "Events" section.
 - Every code of the shared PROTOCOL.md's "Error codes" list is in the error table. The shared
@@ -18,7 +18,7 @@ import msgspec
 import pytest
 
 from kabes import events
-from kabes.server import wire
+from kabes.server import protocol
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "protocol.md"
@@ -47,10 +47,10 @@ def first_column(text: str) -> set[str]:
     return out
 
 
-def client_tags() -> set[str]:
-    """The ``type`` of every message that ``wire.ClientMessage`` decodes."""
+def tags_of(union: object) -> set[str]:
+    """The ``type`` of every tagged msgspec struct in ``union``."""
     tags: set[str] = set()
-    todo = [msgspec.inspect.type_info(wire.ClientMessage)]
+    todo = [msgspec.inspect.type_info(union)]
     while todo:
         info = todo.pop()
         if isinstance(info, msgspec.inspect.Metadata):  # Annotated[..., msgspec.Meta(...)]
@@ -59,7 +59,7 @@ def client_tags() -> set[str]:
             todo += info.types
         elif isinstance(info, msgspec.inspect.StructType) and info.tag is not None:
             tags.add(str(info.tag))
-    assert tags, "wire.ClientMessage names no tagged msgspec struct"
+    assert tags, f"{union} names no tagged msgspec struct"
     return tags
 
 
@@ -80,8 +80,23 @@ def event_kinds() -> set[str]:
 
 def test_every_client_message_is_documented() -> None:
     documented = named(section(DOC.read_text(encoding="utf-8"), "Client messages"))
-    missing = sorted(client_tags() - documented)
+    missing = sorted(tags_of(protocol.ClientMessage) - documented)
     assert not missing, f"client messages missing from docs/protocol.md: {missing}"
+
+
+def test_every_server_message_is_documented() -> None:
+    documented = named(section(DOC.read_text(encoding="utf-8"), "Server messages"))
+    missing = sorted(tags_of(protocol.ServerMessage) - documented)
+    assert not missing, f"server messages missing from docs/protocol.md: {missing}"
+
+
+def test_every_error_code_of_the_server_is_in_the_error_table() -> None:
+    table = first_column(section(DOC.read_text(encoding="utf-8"), "Error codes"))
+    missing = sorted({str(code) for code in protocol.ErrorCode} - table)
+    assert not missing, f"error codes missing from docs/protocol.md's table: {missing}"
+    unknown = sorted(c for c in table - {str(code) for code in protocol.ErrorCode}
+                     if re.fullmatch(r"[a-z_]+", c))
+    assert not unknown, f"docs/protocol.md lists codes the server does not have: {unknown}"
 
 
 def test_every_event_kind_is_documented() -> None:
