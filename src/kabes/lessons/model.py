@@ -14,10 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from kabes.errors import KabesError
-
-LANGUAGES: Final = ("ht", "en", "fr", "es", "pt", "no")
-"""The languages of the clients, in the order the language picker shows them; every text of
-a lesson exists in each."""
+from kabes.words import LANGUAGES as LANGUAGES  # the clients' languages: every lesson text is
+# in each of them, and adding a language is adding its catalog (kabes.words)
 
 TOPICS: Final = (
     "matching", "doubles", "leading", "must-play", "passes", "drawing", "going-out",
