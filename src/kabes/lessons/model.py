@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from kabes.errors import KabesError
-from kabes.words import LANGUAGES as LANGUAGES  # the clients' languages: every lesson text is
-# in each of them, and adding a language is adding its catalog (kabes.words)
+
+# The clients' languages (kabes.words), in the picker's order: every lesson text is in each.
+from kabes.words import LANGUAGES as LANGUAGES
 
 TOPICS: Final = (
     "matching", "doubles", "leading", "must-play", "passes", "drawing", "going-out",
