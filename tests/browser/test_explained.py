@@ -18,7 +18,7 @@ from states import play_until, state, summary
 from kabes.explain import CODES
 
 LANGS = ["ht", "en", "fr", "es", "pt", "no"]
-I18N = ROOT / "src" / "kabes" / "web" / "i18n"
+I18N = ROOT / "src" / "kabes" / "words" / "catalogs"
 NAMES = ["Roselène", "Mireille", "Jean-Baptiste", "Ana"]
 NAMED = ["tonbe", "2-kabes", "blok"]
 

@@ -21,7 +21,7 @@ from kabes.lessons.model import Lesson
 from kabes.lessons.position import position, try_move
 
 SMALL_PHONE = {"width": 360, "height": 740}
-I18N = ROOT / "src" / "kabes" / "web" / "i18n"
+I18N = ROOT / "src" / "kabes" / "words" / "catalogs"
 FIRST = 3
 """How many lessons of each path the person takes."""
 

@@ -4,8 +4,10 @@ After every hand the engine says, step by step, how its points follow from the p
 (:mod:`kabes.explain`: stable codes and their facts, listed in docs/rules.md). This module
 only words those steps, one sentence per step (a Mexican Train round's penalties in one line):
 the terminal never works points out itself, so whatever the engine decided is what it says.
-``WORDING`` has a sentence for every code; ``ENDINGS`` says each named ending in a sentence,
-the first time it happens.
+The sentences are the English catalog's (:mod:`kabes.words`, ``explain.<code>``, read through
+:func:`kabes.cli.words.say`); this module picks the entry and fills it from the facts.
+``WORDING`` words every code; ``ENDINGS`` says each named ending in a sentence, the first time
+it happens.
 """
 
 from __future__ import annotations
@@ -13,20 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from kabes.cli.describe import NAMES
-from kabes.cli.words import Names, and_list
+from kabes.cli.words import Names, and_list, has_words, say, say_to
 from kabes.explain import Step
 
-ENDINGS = {
-    "tonbe": "TONBE: going out with a last tile that fits only one end.",
-    "2-kabes": "2 KABÈS: going out with a last tile that could have gone on either end "
-    "(its two numbers matched the two ends, which showed different numbers).",
-    "blok": "BLÒK: nobody can play and the stock is empty; the lowest count wins.",
-    "capicu": "Capicú: going out with a tile that fits both ends while they show different "
-    "numbers.",
-    "blocked": "Blocked: nobody can play and nobody can draw, so the hands are counted.",
-    "kochon": "Kochon: winning the match while the other side is still at zero.",
-    "wa": "Wa (king): the lowest penalty total at the end of the match.",
+ENDINGS: Mapping[str, str] = {
+    name: say(f"ending.about.{name}")
+    for name in ("tonbe", "2-kabes", "blok", "capicu", "blocked", "kochon", "wa")
 }
 """Each named ending, said once, the first time it happens in a game."""
 
@@ -90,35 +84,44 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _ending(name: str) -> str:
+    return say(f"ending.{name}")
+
+
+def _you(party: int, n: Names) -> bool:
+    """Whether a party takes the "you" form of a verb, as ``Names.party_says`` decides."""
+    return n.teams or party == n.viewer
+
+
 def _went_out(f: Facts, n: Names, _c: Counts) -> str:
-    return f"{n.says(f['seat'], 'play', 'plays')} {n.their(f['seat'])} last tile, {f['tile']}."
+    return say_to("explain.went_out", f["seat"] == n.viewer, name=n.seat(f["seat"]),
+                  tile=f["tile"])
 
 
 def _blocked(f: Facts, n: Names, _c: Counts) -> str:
-    return (f"Nobody can play and nobody can draw: the hand is blocked "
-            f"({n.seat_in_text(f['seat'])} played the last tile).")
+    return say("explain.blocked", name=n.seat_in_text(f["seat"]))
 
 
 def _round_blocked(f: Facts, n: Names, _c: Counts) -> str:
-    return (f"Nobody can play and the stock is empty: the round is blocked "
-            f"({n.seat_in_text(f['seat'])} passed last).")
+    return say("explain.round_blocked", name=n.seat_in_text(f["seat"]))
 
 
 def _capicu(f: Facts, n: Names, _c: Counts) -> str:
-    return f"Capicú: {f['tile']} fitted both ends, which showed different numbers."
+    return say("explain.capicu", tile=f["tile"], name=n.seat_in_text(f["seat"]))
 
 
 def _named(f: Facts, _n: Names, _c: Counts) -> str:
-    return f"The hand ends in a {NAMES[f['name']]}."
+    return say("explain.named", ending=_ending(f["name"]))
 
 
 def _counts(f: Facts, n: Names, _c: Counts) -> str:
     counts: list[int] = f["counts"]
     if n.teams:
-        held = [f"{n.party(p)} hold {_sum(_team(counts, p, n), f['totals'][p])}" for p in (0, 1)]
+        held = [say("explain.counts.party", party=n.party(p),
+                    pips=_sum(_team(counts, p, n), f["totals"][p])) for p in (0, 1)]
     else:
-        held = [f"{n.seat(s)} {c}" for s, c in enumerate(counts)]
-    return f"Left in hand: {', '.join(held)}."
+        held = [say("explain.counts.seat", name=n.seat(s), pips=c) for s, c in enumerate(counts)]
+    return say("explain.counts", list=", ".join(held))
 
 
 def _team(counts: Sequence[int], party: int, n: Names) -> list[int]:
@@ -128,164 +131,154 @@ def _team(counts: Sequence[int], party: int, n: Names) -> list[int]:
 
 
 def _lower_total_wins(f: Facts, n: Names, _c: Counts) -> str:
-    totals = f["totals"]
-    return (f"The lower {'total' if n.teams else 'count'} wins: "
-            f"{n.party(f['party'])} with {totals[f['party']]}.")
+    key = "explain.lower_total_wins" + (".teams" if n.teams else "")
+    return say(key, party=n.party(f["party"]), total=f["totals"][f["party"]])
 
 
 def _tie_to_last_player(f: Facts, n: Names, _c: Counts) -> str:
-    return (f"Equal totals ({f['total']}), so the team that played the last tile wins: "
-            f"{n.party(f['party'])}.")
+    return say("explain.tie_to_last_player", total=f["total"], party=n.party(f["party"]))
 
 
 def _tie_nobody_scores(f: Facts, _n: Names, _c: Counts) -> str:
-    return f"Equal counts ({f['total']} each): nobody scores."
+    return say("explain.tie_nobody_scores", total=f["total"])
 
 
 def _blocker_wins_block(f: Facts, n: Names, _c: Counts) -> str:
-    return ("This table gives a blocked hand to the side that played the last tile: "
-            f"{n.party(f['party'])}.")
+    return say("explain.blocker_wins_block", party=n.party(f["party"]))
 
 
 def _scores_pips(f: Facts, n: Names, c: Counts) -> str:
     seats: list[int] = f["seats"]
+    rule = f.get("rule")
     what = {
-        None: "the opponents' two hands",
-        "all_hands": "every pip left" + (", partners' included" if n.teams else ""),
-        "losers_only": "the losing side's pips",
-    }.get(f.get("rule"), "the pips")
+        None: "explain.scores_pips.what.opponents",
+        "all_hands": "explain.scores_pips.what.all_hands" + (".teams" if n.teams else ""),
+        "losers_only": "explain.scores_pips.what.losers_only",
+    }.get(rule, "explain.scores_pips.what")
     shown = _sum([c[s] for s in seats], f["pips"]) if c is not None else str(f["pips"])
-    return f"{n.party_says(f['party'], 'score', 'scores')} {what}: {shown}."
+    return say_to("explain.scores_pips", _you(f["party"], n), party=n.party(f["party"]),
+                  what=say(what), pips=shown)
 
 
 def _capicu_bonus(f: Facts, n: Names, _c: Counts) -> str:
-    return f"Capicú bonus: {n.party(f['party'])} +{f['bonus']}."
+    return say("explain.capicu_bonus", party=n.party(f["party"]), bonus=f["bonus"])
 
 
 def _lowest_hand_wins(f: Facts, n: Names, _c: Counts) -> str:
-    return f"The lowest count wins: {n.seat_in_text(f['seat'])}, with {f['count']}."
+    return say("explain.lowest_hand_wins", name=n.seat_in_text(f["seat"]), count=f["count"])
 
 
 def _tie_blocker_wins(f: Facts, n: Names, _c: Counts) -> str:
-    return (f"{_cap(_seats(f['seats'], n))} share the lowest count ({f['count']}); "
-            f"the blocker, {n.seat_in_text(f['blocker'])}, is one of them and wins.")
+    return say("explain.tie_blocker_wins", names=_cap(_seats(f["seats"], n)), count=f["count"],
+               blocker=n.seat_in_text(f["blocker"]), name=n.seat_in_text(f["seat"]))
 
 
 def _tie_first_after_blocker(f: Facts, n: Names, _c: Counts) -> str:
-    return (f"{_cap(_seats(f['seats'], n))} share the lowest count ({f['count']}); the first "
-            f"of them in play order after the blocker ({n.seat_in_text(f['blocker'])}) wins: "
-            f"{n.seat_in_text(f['seat'])}.")
+    return say("explain.tie_first_after_blocker", names=_cap(_seats(f["seats"], n)),
+               count=f["count"], blocker=n.seat_in_text(f["blocker"]),
+               name=n.seat_in_text(f["seat"]))
 
 
 def _tie_across_teams_blocker(f: Facts, n: Names, _c: Counts) -> str:
-    return (f"The lowest hands ({f['count']}: {_seats(f['seats'], n)}) are on both teams, "
-            f"so the blocker's team wins: {n.party(f['party'])}.")
+    return say("explain.tie_across_teams_blocker", count=f["count"],
+               names=_seats(f["seats"], n), party=n.party(f["party"]))
 
 
 def _winner_points(f: Facts, n: Names, _c: Counts) -> str:
-    return f"{NAMES[f['name']]} gives the winner {f['points']}: {n.party(f['party'])} " \
-        f"+{f['points']}."
+    return say("explain.winner_points", ending=_ending(f["name"]), points=f["points"],
+               party=n.party(f["party"]))
 
 
 def _losing_team_reset(f: Facts, n: Names, _c: Counts) -> str:
-    had = f" (from {f['score_before']})" if f["score_before"] else ""
-    return f"{n.party_says(f['party'], 'go', 'goes')} back to 0{had}: a team that loses a " \
-        "hand loses its points."
+    key = "explain.losing_team_reset" + (".from" if f["score_before"] else "")
+    return say_to(key, _you(f["party"], n), party=n.party(f["party"]), before=f["score_before"])
 
 
 def _penalty_to_highest(f: Facts, n: Names, _c: Counts) -> str:
-    seat = f["seat"]
-    who = n.seat_in_text(seat) + (" hold" if seat == n.viewer else " holds")
-    return (f"Only the highest count takes a penalty: {who} {f['count']}, "
-            f"+{f['points']} for a {NAMES[f['name']]}.")
+    return say_to("explain.penalty_to_highest", f["seat"] == n.viewer,
+                  name=n.seat_in_text(f["seat"]), count=f["count"], points=f["points"],
+                  ending=_ending(f["name"]))
 
 
 def _penalty_tie(f: Facts, n: Names, _c: Counts) -> str:
-    return (f"{_cap(_seats(f['seats'], n))} hold {f['count']}: the first of them after the "
-            f"winner ({n.seat_in_text(f['winner'])}) in play order takes it: "
-            f"{n.seat_in_text(f['seat'])}.")
+    return say("explain.penalty_tie_first_after_winner", names=_cap(_seats(f["seats"], n)),
+               count=f["count"], winner=n.seat_in_text(f["winner"]),
+               name=n.seat_in_text(f["seat"]))
 
 
 def _fewest_pips(f: Facts, n: Names, _c: Counts) -> str:
-    return f"Nobody went out; {_seats(f['seats'], n)} kept the fewest pips ({f['pips']})."
+    return say("explain.fewest_pips", names=_seats(f["seats"], n), pips=f["pips"])
 
 
 def _nobody_wins(_f: Facts, _n: Names, _c: Counts) -> str:
-    return "A blocked round has no winner: everyone still pays what they hold."
+    return say("explain.nobody_wins")
 
 
 def _double_blank_50(f: Facts, n: Names, _c: Counts) -> str:
-    return (f"A 0-0 left in hand counts {f['points']} at this table: "
-            f"{n.seat_in_text(f['seat'])} kept it.")
+    return say("explain.double_blank_50", points=f["points"], name=n.seat_in_text(f["seat"]))
 
 
 def _penalties(steps: Sequence[Facts], n: Names) -> str:
-    each = ", ".join(f"{n.seat(f['seat'])} {f['points']}" for f in steps)
-    return f"Everyone takes the pips left in hand as a penalty: {each}."
+    each = [say("explain.penalty_pips.seat", name=n.seat(f["seat"]), points=f["points"])
+            for f in steps]
+    return say("explain.penalty_pips", list=", ".join(each))
 
 
 def _penalty_pips(f: Facts, n: Names, _c: Counts) -> str:
     return _penalties([f], n)
 
 
-LEADS = {
-    "rotation": "the seat after {previous}, who led this one",
-    "went_out": "who went out",
-    "last_tile": "who played the last tile",
-    "winner": "the winner of this one",
-    "team_lower_hand": "the partner with the lower count in the winning team",
-}
-
-
 def _next_leader(f: Facts, n: Names, _c: Counts) -> str:
-    if f["rule"] == "engine_double":
-        return f"Next round: whoever holds {f['double']} sets it as the engine and opens."
-    why = LEADS.get(f["rule"], "")
-    if "{previous}" in why:
-        why = why.format(previous=n.seat_in_text(f["previous"]))
-    if f["rule"] == "team_lower_hand" and f.get("tie"):
-        why += " (equal counts: the first of them from the blocker on)"
-    return f"Next hand: {n.says(f['seat'], 'open', 'opens')}, {why}."
+    rule = f["rule"]
+    if rule == "engine_double":
+        return say("explain.next_leader.engine_double", double=f["double"])
+    why = f"explain.next_leader.why.{rule}"
+    if rule == "team_lower_hand" and f.get("tie"):
+        why += ".tie"
+    previous = n.seat_in_text(f["previous"]) if "previous" in f else ""
+    reason = say(why, previous=previous) if has_words(why) else ""
+    return say_to("explain.next_leader", f["seat"] == n.viewer, name=n.seat(f["seat"]),
+                  why=reason)
 
 
 def _target_reached(f: Facts, n: Names, _c: Counts) -> str:
-    return (f"{n.party_says(f['party'], 'reach', 'reaches')} {f['score']}, at or above the "
-            f"target of {f['target']}.")
+    return say_to("explain.target_reached", _you(f["party"], n), party=n.party(f["party"]),
+                  score=f["score"], target=f["target"])
 
 
 def _lowest_total(f: Facts, n: Names, _c: Counts) -> str:
-    return f"The lowest total wins: {_parties(f['parties'], n)}, with {f['total']}."
+    return say("explain.lowest_total", names=_parties(f["parties"], n), total=f["total"])
 
 
 def _highest_score(f: Facts, n: Names, _c: Counts) -> str:
-    return f"The highest score wins: {_parties(f['parties'], n)}, with {f['score']}."
+    return say("explain.highest_score", names=_parties(f["parties"], n), score=f["score"])
 
 
 def _wa_tie_hand_wins(f: Facts, n: Names, _c: Counts) -> str:
-    won = ", ".join(f"{n.seat_in_text(s)} {w}" for s, w in zip(f["seats"], f["hand_wins"],
-                                                               strict=True))
-    return f"Equal lowest totals: whoever won more hands is Wa (hands won: {won})."
+    won = [say("explain.wa_tie_hand_wins.seat", name=n.seat_in_text(s), wins=w)
+           for s, w in zip(f["seats"], f["hand_wins"], strict=True)]
+    return say("explain.wa_tie_hand_wins", list=", ".join(won))
 
 
 def _wa_shared(f: Facts, n: Names, _c: Counts) -> str:
-    return f"Still equal: {_seats(f['seats'], n)} are all Wa."
+    return say("explain.wa_shared", names=_seats(f["seats"], n))
 
 
 def _wa(f: Facts, n: Names, _c: Counts) -> str:
-    return f"Wa: {_seats(f['seats'], n)}, with the lowest penalty total ({f['total']})."
+    return say("explain.wa", names=_seats(f["seats"], n), total=f["total"])
 
 
 def _match_won(f: Facts, n: Names, _c: Counts) -> str:
-    return f"The match goes to {_parties(f['winners'], n)}."
+    return say("explain.match_won", names=_parties(f["winners"], n))
 
 
 def _kochon(f: Facts, n: Names, _c: Counts) -> str:
-    return (f"Kochon! {_cap(_parties(f['winners'], n))} won while "
-            f"{_parties(f['at_zero'], n)} still had 0.")
+    return say("explain.kochon", names=_cap(_parties(f["winners"], n)),
+               losers=_parties(f["at_zero"], n))
 
 
 def _finished_by_host(_f: Facts, _n: Names, _c: Counts) -> str:
-    return "The host finished the match: it is decided on the scores as they stand."
+    return say("explain.finished_by_host")
 
 
 WORDING: dict[str, Callable[[Facts, Names, Counts], str]] = {

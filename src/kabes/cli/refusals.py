@@ -5,7 +5,9 @@ stable ``reason`` and its facts (kabes.errors, docs/rules.md), and this module o
 in the player's notation: "You don't have 6-3" as they typed it, never "seat 0 does not hold
 3-6". Two refusals are questions rather than errors ("Left or right?", "Which train?"): the
 terminal asks them and plays the tile where the player answers. :func:`word_hint` says the
-expert's move as a place ("6-3 on the left end"), never as a record move ("12-0@0").
+expert's move as a place ("6-3 on the left end"), never as a record move ("12-0@0"). The
+sentences are the English catalog's (:mod:`kabes.words`, ``refuse.<reason>`` and ``hint.*``,
+read through :func:`kabes.cli.words.say`); this module picks the entry and fills it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kabes.cli.words import Names, and_list
+from kabes.cli.words import Names, and_list, say, say_to
 from kabes.errors import KabesError
 from kabes.moves import LEFT, PUBLIC, RIGHT, Move, Play
 from kabes.views import View
@@ -52,14 +54,9 @@ def read_place(answer: str, refusal: Refusal) -> str | None:
     return word if word in refusal.facts.get("fits", ()) else None
 
 
-def _side(end: str) -> str:
-    return "left" if end == LEFT else "right"
-
-
 def _places(places: list[dict[str, Any]], names: Names) -> str:
-    return and_list(
-        [f"{names.train(p['train'], names.viewer)} ends in {p['end']}" for p in places]
-    )
+    return and_list([say("refuse.fits_no_train.place", train=_train(p["train"], names),
+                         end=p["end"]) for p in places])
 
 
 def _train(train: str, names: Names) -> str:
@@ -79,69 +76,140 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _does_not_fit(f: Mapping[str, Any], _n: Names) -> str:
+Facts = Mapping[str, Any]
+
+
+def _not_held(f: Facts, _n: Names) -> str:
+    return say("refuse.not_held", tile=f["tile"])
+
+
+def _lead_has_no_end(f: Facts, _n: Names) -> str:
+    return say("refuse.lead_has_no_end", tile=f["tile"])
+
+
+def _must_lead(f: Facts, _n: Names) -> str:
+    return say("refuse.must_lead", forced=f["forced"], tile=f["tile"])
+
+
+def _does_not_fit(f: Facts, _n: Names) -> str:
     left, right = f["ends"]
-    if left == right:
-        return f"{f['tile']} doesn't fit: both ends show {left}."
-    return f"{f['tile']} fits neither end: they show {left} and {right}."
+    key = "refuse.does_not_fit" + (".same" if left == right else "")
+    return say(key, tile=f["tile"], left=left, right=right)
 
 
-def _not_your_train(f: Mapping[str, Any], n: Names) -> str:
-    return (f"{_cap(_train(f['train'], n))} has no marker: you may play on your own "
-            "train, on a marked train (●) or on the public train.")
+def _say_which_end(f: Facts, _n: Names) -> str:
+    return say("refuse.say_which_end", tile=f["tile"], left=f["ends"][0], right=f["ends"][1])
 
 
-def _no_such_train(f: Mapping[str, Any], _n: Names) -> str:
-    return f"There is no train {f['train']}: the trains are 0 to {f['players'] - 1}."
+def _wrong_end(f: Facts, _n: Names) -> str:
+    side = say("refuse.side.L" if f["end"] == LEFT else "refuse.side.R")
+    return say("refuse.wrong_end", tile=f["tile"], side=side, shows=f["shows"])
 
 
-def _table_does(facts: Mapping[str, Any], what: str) -> str:
+def _no_such_end(f: Facts, _n: Names) -> str:
+    return say("refuse.no_such_end", at=repr(f["at"]))
+
+
+def _only_drawn_tile(f: Facts, _n: Names) -> str:
+    return say("refuse.only_drawn_tile", drawn=f["drawn"])
+
+
+def _fits_no_train(f: Facts, n: Names) -> str:
+    return say("refuse.fits_no_train", tile=f["tile"], places=_places(f["places"], n))
+
+
+def _say_which_train(f: Facts, n: Names) -> str:
+    trains = and_list([say("refuse.say_which_train.train", train=_train(p, n), place=p)
+                       for p in f["fits"]])
+    return say("refuse.say_which_train", tile=f["tile"], trains=trains)
+
+
+def _no_public_train(_f: Facts, _n: Names) -> str:
+    return say("refuse.no_public_train")
+
+
+def _no_such_train(f: Facts, _n: Names) -> str:
+    return say("refuse.no_such_train", train=f["train"], last=f["players"] - 1)
+
+
+def _own_train_first_round(f: Facts, _n: Names) -> str:
+    return say("refuse.own_train_first_round", own=f["own"])
+
+
+def _double_open(f: Facts, n: Names) -> str:
+    return say("refuse.double_open", double_train=_train(f["double_train"], n), end=f["end"])
+
+
+def _not_your_train(f: Facts, n: Names) -> str:
+    return say("refuse.not_your_train", train=_cap(_train(f["train"], n)))
+
+
+def _does_not_fit_train(f: Facts, n: Names) -> str:
+    return say("refuse.does_not_fit_train", tile=f["tile"], train=_train(f["train"], n),
+               end=f["end"])
+
+
+def _not_your_turn(f: Facts, n: Names) -> str:
+    return say_to("refuse.not_your_turn", f["turn"] == n.viewer,
+                  name=n.seat_in_text(f["turn"]))
+
+
+def _unreadable(f: Facts, _n: Names) -> str:
+    return say("refuse.unreadable", move=repr(f["move"]))
+
+
+def _hand_over(_f: Facts, _n: Names) -> str:
+    return say("refuse.hand_over")
+
+
+def _no_hand(_f: Facts, _n: Names) -> str:
+    return say("refuse.no_hand")
+
+
+def _table_move(_f: Facts, _n: Names) -> str:
+    return say("refuse.table_move")
+
+
+def _table_does(key: str, facts: Facts) -> str:
     playable = facts.get("playable")
-    now = f" Right now {playable} fits." if playable else ""
-    return f"No need: the table {what}.{now}"
+    return say(key + (".playable" if playable else ""), playable=playable)
 
 
-def _table_draws(f: Mapping[str, Any], _n: Names) -> str:
+def _table_passes(f: Facts, _n: Names) -> str:
+    return _table_does("refuse.table_passes", f)
+
+
+def _table_draws(f: Facts, _n: Names) -> str:
     if not f.get("stock_game"):
-        return "There is no stock to draw from in this game."
-    return _table_does(f, "draws for you when nothing fits")
+        return say("refuse.table_draws.no_stock")
+    return _table_does("refuse.table_draws", f)
 
 
-Wording = Callable[[Mapping[str, Any], Names], str]
+Wording = Callable[[Facts, Names], str]
 
 REFUSALS: dict[str, Wording] = {
-    "not_held": lambda f, n: f"You don't have {f['tile']}.",
-    "lead_has_no_end": lambda f, n: f"The first tile sets both ends: play {f['tile']} "
-    "without an end.",
-    "must_lead": lambda f, n: f"This hand must be opened with {f['forced']}, not {f['tile']}.",
+    "not_held": _not_held,
+    "lead_has_no_end": _lead_has_no_end,
+    "must_lead": _must_lead,
     "does_not_fit": _does_not_fit,
-    "say_which_end": lambda f, n: f"{f['tile']} fits both ends. Left or right? "
-    f"(L shows {f['ends'][0]}, R shows {f['ends'][1]}) ",
-    "wrong_end": lambda f, n: f"{f['tile']} doesn't fit the {_side(f['end'])} end, which "
-    f"shows {f['shows']}.",
-    "no_such_end": lambda f, n: f"{f['at']!r} is not an end: say L (left) or R (right).",
-    "only_drawn_tile": lambda f, n: f"You drew {f['drawn']}: only that tile may be played now.",
-    "fits_no_train": lambda f, n: f"{f['tile']} fits nowhere you may play: "
-    f"{_places(f['places'], n)}.",
-    "say_which_train": lambda f, n: f"{f['tile']} fits "
-    f"{and_list([f'{_train(p, n)} ({p})' for p in f['fits']])}. Which train? ",
-    "no_public_train": lambda f, n: "This table plays without a public train.",
+    "say_which_end": _say_which_end,
+    "wrong_end": _wrong_end,
+    "no_such_end": _no_such_end,
+    "only_drawn_tile": _only_drawn_tile,
+    "fits_no_train": _fits_no_train,
+    "say_which_train": _say_which_train,
+    "no_public_train": _no_public_train,
     "no_such_train": _no_such_train,
-    "own_train_first_round": lambda f, n: "In your first turn you play only on your own "
-    f"train ({f['own']}).",
-    "double_open": lambda f, n: f"The double on {_train(f['double_train'], n)} must be "
-    f"covered first: play on it (it ends in {f['end']}).",
+    "own_train_first_round": _own_train_first_round,
+    "double_open": _double_open,
     "not_your_train": _not_your_train,
-    "does_not_fit_train": lambda f, n: f"{f['tile']} doesn't fit {_train(f['train'], n)}, "
-    f"which ends in {f['end']}.",
-    "not_your_turn": lambda f, n: f"Wait: it is {n.seat_in_text(f['turn'])}'s turn."
-    if f["turn"] != n.viewer else "It is your turn.",
-    "unreadable": lambda f, n: f"{f['move']!r} is not a move: type a tile number or a tile "
-    "like 6-3.",
-    "hand_over": lambda f, n: "The hand is over: nobody is to play.",
-    "no_hand": lambda f, n: "No hand is being played: the next one is dealt first.",
-    "table_move": lambda f, n: "Only the table plays a move when the clock runs out.",
-    "table_passes": lambda f, n: _table_does(f, "passes for you when nothing fits"),
+    "does_not_fit_train": _does_not_fit_train,
+    "not_your_turn": _not_your_turn,
+    "unreadable": _unreadable,
+    "hand_over": _hand_over,
+    "no_hand": _no_hand,
+    "table_move": _table_move,
+    "table_passes": _table_passes,
     "table_draws": _table_draws,
 }
 """A sentence for every refusal reason of the engine (docs/rules.md, "Refusals") and the
@@ -151,10 +219,10 @@ terminal's own answers to ``pass`` and ``draw``."""
 def word_hint(move: Move, seen: View, names: Names) -> str:
     """The expert's move as the player would say it: "6-3 on the left end"."""
     if not isinstance(move, Play):
-        return "let the table play for you"
+        return say("hint.table")
     tile = str(move).partition("@")[0]
     if move.at is None:
-        return f"open with {tile}"
+        return say("hint.lead", tile=tile)
     if move.at == str(seen.seat):
-        return f"{tile} on your own train"
-    return f"{tile} {names.place(move.at, seen.seat)}"
+        return say("hint.own_train", tile=tile)
+    return say("hint.place", tile=tile, place=names.place(move.at, seen.seat))

@@ -3,7 +3,9 @@
 Every sentence the terminal writes about a seat goes through :class:`Names`, so "you" always
 takes "you" verbs ("You open.", "You put a marker on your train.") and the others theirs
 ("Skilled 1 opens."), and a computer seat is named by its level and seat number everywhere
-(the seat number is also its train's number in Mexican Train).
+(the seat number is also its train's number in Mexican Train). The sentences themselves come
+from the English catalog (:mod:`kabes.words`) through :func:`say`: the terminal's own wording
+of a key (``terminal.<key>``) where it has one, else the words the web client shows too.
 """
 
 from __future__ import annotations
@@ -11,7 +13,30 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from kabes import words
 from kabes.moves import LEFT, PUBLIC, RIGHT
+
+
+def terminal_key(key: str) -> str:
+    """The catalog key the terminal reads for ``key``: its own wording, else the shared one."""
+    own = words.TERMINAL + key
+    return own if words.has(own) else key
+
+
+def has_words(key: str) -> bool:
+    """Whether the catalog words ``key`` for the terminal (its own wording or the shared one)."""
+    return words.has(terminal_key(key))
+
+
+def say(key: str, **params: object) -> str:
+    """The terminal's words for ``key``, placeholders filled from ``params``."""
+    return words.word(terminal_key(key), words.ENGLISH, **params)
+
+
+def say_to(key: str, you: bool, **params: object) -> str:
+    """``say``, in the ``.you`` form when its subject is you (or a team: English verbs agree
+    with both alike), as :meth:`Names.says` chooses the verb."""
+    return say(f"{key}.you" if you else key, **params)
 
 
 def plural(count: int, noun: str) -> str:

@@ -15,9 +15,8 @@ from typing import Any, Final, Literal
 
 from kabes.errors import KabesError
 
-LANGUAGES: Final = ("ht", "en", "fr", "es", "pt", "no")
-"""The languages of the clients, in the order the language picker shows them; every text of
-a lesson exists in each."""
+# The clients' languages (kabes.words), in the picker's order: every lesson text is in each.
+from kabes.words import LANGUAGES as LANGUAGES
 
 TOPICS: Final = (
     "matching", "doubles", "leading", "must-play", "passes", "drawing", "going-out",

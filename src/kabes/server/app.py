@@ -38,6 +38,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from kabes import words
 from kabes.ai import LEVELS
 from kabes.rules import VARIANTS
 from kabes.server.clock import Clock, RealClock
@@ -536,6 +537,7 @@ def _pages(app: FastAPI) -> None:
     index = WEB / "index.html"
     if not index.exists():
         return
+    app.mount("/static/i18n", StaticFiles(directory=words.CATALOGS), name="catalogs")
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     async def page() -> FileResponse:

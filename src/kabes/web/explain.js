@@ -1,17 +1,19 @@
 // explain.js — the engine's words turned into the player's: how a hand's points were counted
 // (view.last_hand.explanation, a list of {code, facts}, see docs/rules.md) and why a move was
 // refused (the socket error's reason and facts). The client never works points or refusals
-// out itself: each code has one key per language, "explain.<code>" or "refuse.<reason>",
-// filled from the facts; a refusal without its own key falls back to the error code's words.
+// out itself: each code has its words in the language's catalog (kabes/words/catalogs, the
+// same files the terminal reads), "explain.<code>" or "refuse.<reason>", filled from the
+// facts; a refusal without its own key falls back to the error code's words. This module
+// holds no sentence of its own: only which entry to read and the facts that fill it.
 
 import { errorText, has, lang, t } from "./i18n.js";
 import { partyName, seatName } from "./names.js";
 
-const ENDINGS = { tonbe: "TONBE", "2-kabes": "2 KABÈS", blok: "BLÒK" };
-
+/** "a, b and c" in the page's language: the browser's own list words where it knows the
+ * language, else the catalog's "list.and". */
 function list(items) {
-  if (lang() === "ht") {
-    return items.length > 1 ? `${items.slice(0, -1).join(", ")} ak ${items[items.length - 1]}` : items.join("");
+  if (items.length > 1 && !Intl.ListFormat?.supportedLocalesOf?.([lang()]).length) {
+    return `${items.slice(0, -1).join(", ")} ${t("list.and")} ${items[items.length - 1]}`;
   }
   try {
     return new Intl.ListFormat(lang(), { type: "conjunction" }).format(items);
@@ -31,7 +33,7 @@ function stepText(view, table, step, counts) {
   const party = (p) => partyName(view, table, p);
   const seats = (list_) => list(list_.map(seat));
   const parties = (list_) => list(list_.map(party));
-  const ending = (name) => ENDINGS[name] || name;
+  const ending = (name) => (has(`ending.${name}`) ? t(`ending.${name}`) : name);
   let key = `explain.${step.code}`;
   let params = {};
   switch (step.code) {

@@ -1,17 +1,17 @@
-// i18n.js — the page's words. One JSON file per language under /static/i18n/, all with the
-// same keys. t(key, params) returns the text with {name} placeholders filled; a missing key
-// falls back to English, then to the key itself (and is reported in the console).
-// setLang() loads a language, sets <html lang> and tells every listener (onLangChange).
+// i18n.js — the page's words. One catalog per language under /static/i18n/ (the terminal
+// reads the same files: kabes/words/catalogs), all with the same keys, and the one list of
+// languages, /static/i18n/languages.json. t(key, params) returns the text with {name}
+// placeholders filled; a missing key falls back to English, then to the key itself (and is
+// reported in the console). setLang() loads a language, sets <html lang> and tells every
+// listener (onLangChange).
 
-export const LANGS = ["ht", "en", "fr", "es", "pt", "no"];
-export const LANG_NAMES = {
-  ht: "Kreyòl ayisyen",
-  en: "English",
-  fr: "Français",
-  es: "Español",
-  pt: "Português",
-  no: "Norsk",
-};
+/** Each language's name in itself, in the order the picker offers them (English alone when
+ * the list cannot be had). */
+export const LANG_NAMES = await fetch("/static/i18n/languages.json")
+  .then((r) => (r.ok ? r.json() : Promise.reject(new Error("no languages.json"))))
+  .catch(() => ({ en: "English" }));
+/** The languages' codes, in the picker's order. */
+export const LANGS = Object.keys(LANG_NAMES);
 
 let current = "en";
 let strings = {};

@@ -1,6 +1,6 @@
 // langpick.js — the language switch, available on every screen: a labelled <select> of the
-// six languages, each written in itself; changing it loads the language at once and keeps
-// the choice on this device.
+// languages (the one list, /static/i18n/languages.json), each written in itself; changing it
+// loads the language at once and keeps the choice on this device.
 
 import { h } from "./dom.js";
 import { LANGS, LANG_NAMES, lang, setLang, t } from "./i18n.js";
