@@ -19,6 +19,8 @@ from kabes.moves import Play
 from kabes.options import Options
 from kabes.results import HandResult, MatchResult
 from kabes.review import Alternative
+from kabes.rules import get_rules
+from kabes.rules.traits import traits_json
 from kabes.tiles import MAX_PIPS, Tile
 from kabes.views import View
 
@@ -309,7 +311,14 @@ def view_json(
         "pause": pause,
         "last_hand": last_hand,
         "result": None if view.match_result is None else match_result(view.match_result),
+        "traits": variant_traits(view),
     }
+
+
+def variant_traits(view: View) -> dict[str, Any]:
+    """What a client must know of the view's variant with its seat count (``Rules.traits``),
+    so that it never asks which variant it shows; built once per variant and seat count."""
+    return traits_json(get_rules(view.variant), view.players)
 
 
 def alternative_json(alternative: Alternative) -> dict[str, Any]:
