@@ -24,6 +24,9 @@ VARIANTS: dict[str, Rules] = {
     )
 }
 
+DEFAULT_VARIANT = "haitian"
+"""The variant a client offers first when its player has not chosen one."""
+
 
 def get_rules(variant: str) -> Rules:
     """The rules of ``variant``; BadOptions naming the known ids if there is no such variant."""
@@ -34,4 +37,4 @@ def get_rules(variant: str) -> Rules:
         raise BadOptions(f"no variant {variant!r}; the variants are {known}") from None
 
 
-__all__ = ["VARIANTS", "MatchState", "Rules", "Scored", "get_rules"]
+__all__ = ["DEFAULT_VARIANT", "VARIANTS", "MatchState", "Rules", "Scored", "get_rules"]

@@ -19,6 +19,7 @@ from kabes.explain import Step, step
 from kabes.hand import Hand
 from kabes.options import Options, OptionSpec
 from kabes.results import Ending, HandEnd
+from kabes.rules.traits import Traits
 from kabes.tiles import Tile, count, full_set
 
 
@@ -220,6 +221,39 @@ class Rules(ABC):
         size = self.hand_size(players)
         deal = [tiles[i * size : (i + 1) * size] for i in range(players)]
         return deal, tiles[players * size :]
+
+    # -- traits for clients (kabes.rules.traits): what GET /api/variants and the VIEW tell a
+    # client of the variant, so that no client names a variant. The other traits come from
+    # the attributes above (title, board, top, teams, people_only, fixed_hands, penalties). --
+
+    crosswise_doubles = True
+    """Whether doubles are laid crosswise on a line (the partnership table lays them in line)."""
+    colored_tiles = False
+    """Whether clients draw tiles with a colour per number (a double-twelve set's pips)."""
+    stock_always_shown = False
+    """Whether clients show the stock's count even when it is empty and nobody drew."""
+
+    def wa(self, players: int) -> bool:
+        """Whether the match with this many players crowns a Wa (the lowest penalty total)."""
+        return False
+
+    def traits(self, players: int) -> Traits:
+        """Everything a client must know to show this variant with ``players`` seats."""
+        return Traits(
+            title=self.title,
+            board=self.board,
+            top=self.top,
+            teams=self.teams,
+            people_only=self.people_only,
+            penalties=self.penalties(players),
+            wa=self.wa(players),
+            rounds=self.fixed_hands,
+            crosswise_doubles=self.crosswise_doubles,
+            colored_tiles=self.colored_tiles,
+            stock_always_shown=self.stock_always_shown,
+        )
+
+    # -- end of the traits for clients ---------------------------------------------------------
 
 
 def party_counts(state: MatchState, hands: tuple[tuple[Tile, ...], ...]) -> list[int]:

@@ -47,6 +47,10 @@ class Haitian(Rules):
         """With 3 or 4 players each for themself, scores are penalties."""
         return not self.teams and players > 2
 
+    def wa(self, players: int) -> bool:
+        """With 3 or 4 players each for themself, the lowest penalty total is Wa."""
+        return self.penalties(players)
+
     def stake(self, players: int, options: Options) -> float:
         """With 3 or 4 players a hand costs at most 8 penalty points; else the target."""
         if self.penalties(players):

@@ -51,6 +51,8 @@ class MexicanTrain(Rules):
     board = "trains"
     fixed_hands = ROUNDS
     options_class = MexicanTrainOptions
+    colored_tiles = True
+    stock_always_shown = True
 
     def penalties(self, players: int) -> bool:
         """Scores are the pips left in hand: penalties."""

@@ -29,6 +29,7 @@ class Partnership(Rules):
     counts_by_party = True
     title = "Partnership"
     people_only = True
+    crosswise_doubles = False
 
     def option_specs(self, players: int) -> dict[str, OptionSpec]:
         """Only the target, set by the host: 50 to 500 in steps of 50, 100 by default."""

@@ -40,7 +40,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from kabes import words
 from kabes.ai import LEVELS
-from kabes.rules import VARIANTS
+from kabes.rules import DEFAULT_VARIANT, VARIANTS
+from kabes.rules.traits import traits_json
 from kabes.server.clock import Clock, RealClock
 from kabes.server.cluster import Cluster
 from kabes.server.config import Settings
@@ -232,7 +233,8 @@ def _api(app: FastAPI, services: Services) -> None:
 
     @app.get("/api/variants", tags=["tables"])
     async def variants() -> dict[str, Any]:
-        """Every variant with its seat counts and options (defaults and allowed values)."""
+        """Every variant with its seat counts, options (defaults and allowed values) and traits
+        per seat count, the levels, and the variant to offer first."""
         out = []
         for rules in VARIANTS.values():
             options = {
@@ -247,8 +249,9 @@ def _api(app: FastAPI, services: Services) -> None:
                 "id": rules.id, "title": rules.title, "seat_counts": list(rules.seat_counts),
                 "default_players": rules.default_players, "teams": rules.teams,
                 "people_only": rules.people_only, "options": options,
+                "traits": {str(n): traits_json(rules, n) for n in rules.seat_counts},
             })
-        return {"variants": out, "levels": list(LEVELS)}
+        return {"variants": out, "levels": list(LEVELS), "default": DEFAULT_VARIANT}
 
     @app.post("/api/tables", status_code=201, tags=["tables"])
     async def open_table(request: Request) -> dict[str, Any]:

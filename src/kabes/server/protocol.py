@@ -362,6 +362,8 @@ class View(msgspec.Struct):
     pause: Pause | None
     last_hand: LastHand | None
     result: dict[str, Any] | None
+    traits: msgspec.Raw
+    """The variant's traits for this seat count (``Rules.traits``), encoded once."""
 
 
 Raw = msgspec.Raw

@@ -7,6 +7,7 @@ The message types are ``kabes.server.protocol``'s; this module fills them from t
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from typing import Any, Final, TypeVar, cast
 
@@ -16,7 +17,18 @@ from kabes.moves import Play
 from kabes.options import Options
 from kabes.results import HandResult, MatchResult
 from kabes.review import Alternative
-from kabes.server.protocol import Clock, LastHand, Pause, ReviewMove, Train, as_json
+from kabes.rules import get_rules
+from kabes.rules.traits import traits_json
+from kabes.server.protocol import (
+    Clock,
+    LastHand,
+    Pause,
+    Raw,
+    ReviewMove,
+    Train,
+    as_json,
+    encode,
+)
 from kabes.server.protocol import View as ViewMessage
 from kabes.tiles import MAX_PIPS, Tile
 from kabes.views import View
@@ -164,7 +176,16 @@ def view_message(
         pause,
         last_hand,
         None if view.match_result is None else match_result(view.match_result),
+        variant_traits(view.variant, view.players),
     )
+
+
+@functools.cache
+def variant_traits(variant: str, players: int) -> Raw:
+    """What a client must know of a variant with its seat count (``Rules.traits``), so that
+    it never asks which variant it shows: built and encoded once per variant and seat count,
+    and carried as it is in every view."""
+    return Raw(encode(traits_json(get_rules(variant), players)))
 
 
 def view_json(view: View, clock: Clock | None = None, pause: Pause | None = None) -> dict[str, Any]:

@@ -56,14 +56,19 @@ export const api = {
   lessonDone: (id) => call("POST", `/api/lessons/${encodeURIComponent(id)}/done`, {}),
 };
 
-let variantsPromise = null;
-/** The variants list (GET /api/variants), fetched once per page load. */
-export function variants() {
-  if (!variantsPromise) {
-    variantsPromise = api.variants().then((d) => d.variants).catch((e) => {
-      variantsPromise = null;
+let catalogPromise = null;
+/** GET /api/variants ({variants, levels, default}), fetched once per page load. */
+export function variantCatalog() {
+  if (!catalogPromise) {
+    catalogPromise = api.variants().catch((e) => {
+      catalogPromise = null;
       throw e;
     });
   }
-  return variantsPromise;
+  return catalogPromise;
+}
+
+/** The variants list of GET /api/variants, each with its options and traits per seat count. */
+export function variants() {
+  return variantCatalog().then((d) => d.variants);
 }

@@ -4,7 +4,7 @@
 // of each variant; your own matches with their records to download; the way to the lessons
 // (Learn, /learn).
 
-import { api, variants } from "./api.js";
+import { api, variantCatalog } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, t, has } from "./i18n.js";
 import { langPicker } from "./langpick.js";
@@ -44,21 +44,23 @@ export async function homePage(root, nav) {
       status),
   );
   let list;
+  let first;
   try {
-    list = await variants();
+    ({ variants: list, default: first } = await variantCatalog());
   } catch (e) {
     clear(newGame).append(h("h2", { id: "new-title" }, t("home.new_game")), h("p", { class: "error" }, errorText(e.code, e.message)));
     return;
   }
-  gameForm(newGame, list, nav, say);
+  gameForm(newGame, list, first, nav, say);
   rankingsCard(rankings, list);
-  historyCard(history, me);
+  historyCard(history, me, Object.fromEntries(list.map((v) => [v.id, v.title])));
 }
 
-function gameForm(card, list, nav, say) {
+/** first: the variant to offer when none was chosen before (the server's default). */
+function gameForm(card, list, first, nav, say) {
   const saved = store.settings() || {};
   const state = {
-    variant: list.some((v) => v.id === saved.variant) ? saved.variant : list.find((v) => v.id === "haitian")?.id || list[0].id,
+    variant: list.some((v) => v.id === saved.variant) ? saved.variant : list.some((v) => v.id === first) ? first : list[0].id,
     players: saved.players,
     options: saved.options || {},
     levels: saved.levels || {},
@@ -76,7 +78,7 @@ function gameForm(card, list, nav, say) {
       h("label", { for: "variant" }, t("home.variant")),
       h("select", { id: "variant", onchange: (e) => { state.variant = e.target.value; state.options = {}; draw(); } },
         list.map((v) => h("option", { value: v.id, selected: v.id === state.variant }, variantName(v.id, v.title))))));
-    body.append(h("p", { class: "hint-text" }, t(`about.${variant.id}`)));
+    if (has(`about.${variant.id}`)) body.append(h("p", { class: "hint-text" }, t(`about.${variant.id}`)));
     if (variant.seat_counts.length > 1) {
       body.append(h("fieldset", { class: "field segmented" },
         h("legend", {}, t("home.players")),
@@ -190,7 +192,8 @@ function rankingsCard(card, list) {
   load(select.value);
 }
 
-async function historyCard(card, me) {
+/** titles: the server's title of each variant, for one the page's words do not name. */
+async function historyCard(card, me, titles) {
   const body = h("div", {});
   card.append(body);
   try {
@@ -200,7 +203,7 @@ async function historyCard(card, me) {
       return;
     }
     body.append(h("ul", { class: "history" }, data.matches.slice(0, 30).map((m) => h("li", {},
-      h("span", {}, variantName(m.variant)),
+      h("span", {}, variantName(m.variant, titles[m.variant])),
       h("span", { class: "hist-state" }, m.finished ? (m.won ? t("history.won") : t("history.lost")) : t("history.unfinished")),
       m.finished ? null : h("a", { href: `/t/${m.code}` }, t("history.open")),
       h("a", { href: api.recordUrl(m.code), download: `kabes-${m.code}.json`, "aria-label": t("history.download_of", { code: m.code }) }, t("history.download"))))));

@@ -13,9 +13,9 @@ import { logo } from "./welcome.js";
 
 /** Which game's path to show first: the one looked at last, else the game last set up to
  * play, else the first with lessons. */
-function chosenVariant(paths) {
+function chosenVariant(paths, byGame) {
   const taught = paths.filter((p) => p.lessons.length);
-  const known = (id) => taught.some((p) => p.variant === id);
+  const known = (id) => byGame.get(id)?.lessons.length > 0;
   const last = store.learnVariant();
   if (known(last)) return last;
   const played = store.settings()?.variant;
@@ -41,21 +41,22 @@ export async function learnPage(root, nav) {
     return;
   }
   const paths = data.paths || [];
-  let variant = chosenVariant(paths);
+  const byGame = new Map(paths.map((p) => [p.variant, p]));
+  let variant = chosenVariant(paths, byGame);
   const pathEl = h("div", { class: "learn-path" });
   const select = h("select", {
     id: "learn-variant",
     onchange: (e) => {
       variant = e.target.value;
       store.setLearnVariant(variant);
-      drawPath(pathEl, paths.find((p) => p.variant === variant), nav);
+      drawPath(pathEl, byGame.get(variant), nav);
     },
-  }, paths.map((p) => h("option", { value: p.variant, selected: p.variant === variant },
+  }, paths.map((p) => h("option", { value: p.variant, selected: p === byGame.get(variant) },
     p.lessons.length ? variantName(p.variant, p.title) : t("learn.variant_soon", { game: variantName(p.variant, p.title) }))));
   clear(body).append(
     h("div", { class: "field" }, h("label", { for: "learn-variant" }, t("home.variant")), select),
     pathEl);
-  drawPath(pathEl, paths.find((p) => p.variant === variant), nav);
+  drawPath(pathEl, byGame.get(variant), nav);
 }
 
 function open(nav, id) {

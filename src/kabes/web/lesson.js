@@ -29,6 +29,11 @@ export async function lessonPage(root, id, nav) {
   return () => player.close();
 }
 
+/** The lesson's game in the page's words, else the title its views' traits give. */
+function gameName(lesson) {
+  return variantName(lesson.variant, lesson.steps.find((s) => s.view)?.view.traits.title);
+}
+
 /** A stand-in for a table's summary: the names the board and the results give the seats. */
 function lessonTable(lesson, seat) {
   return {
@@ -190,7 +195,7 @@ class LessonPlayer {
     this.focusText = false;
     this.stepText = h("p", { class: "step-text", id: "step-text", tabindex: "-1" }, step.text);
     this.topEl = h("div", { class: "lesson-top" });
-    this.board = h("div", { class: `board felt lesson-board${this.view.variant === "mexican-train" ? " mt" : ""}`, role: "region", "aria-label": t("board.label"), tabindex: "0" });
+    this.board = h("div", { class: `board felt lesson-board${this.view.traits.board === "trains" ? " mt" : ""}`, role: "region", "aria-label": t("board.label"), tabindex: "0" });
     this.sayEl = h("p", { class: "status lesson-say" });
     this.handEl = h("div", { class: "hand", role: "toolbar", "aria-label": t("hand.label") });
     this.feedback = h("div", { class: "feedback", role: "status", "aria-live": "polite" });
@@ -207,7 +212,7 @@ class LessonPlayer {
       h("main", { class: "lesson-screen", "aria-labelledby": "lesson-title" },
         h("div", { class: "lesson-head" },
           h("p", { class: "lesson-kicker num" },
-            `${variantName(lesson.variant)} · ${t("learn.lesson_n", { n: lesson.order })} · ${t("lesson.step", { n: this.step + 1, of: lesson.steps.length })}`),
+            `${gameName(lesson)} · ${t("learn.lesson_n", { n: lesson.order })} · ${t("lesson.step", { n: this.step + 1, of: lesson.steps.length })}`),
           h("h1", { id: "lesson-title", class: "lesson-title" }, lesson.title),
           this.stepText),
         h("section", { class: "lesson-table", "aria-label": t("board.label") },
@@ -232,7 +237,7 @@ class LessonPlayer {
 
   renderTop() {
     const v = this.view;
-    const info = v.stock > 0 || v.variant === "mexican-train" ? h("span", { class: "info num" }, t("table.stock", { n: v.stock })) : null;
+    const info = v.stock > 0 || v.traits.stock_always_shown ? h("span", { class: "info num" }, t("table.stock", { n: v.stock })) : null;
     clear(this.topEl).append(h("div", { class: "lesson-scores" }, scoreLine(v, this.table), info), opponents(v, this.table));
   }
 
@@ -431,7 +436,7 @@ class LessonPlayer {
     clear(this.root).append(
       this.topbar(),
       h("main", { class: "page lesson-end", "aria-labelledby": "lesson-title" },
-        h("p", { class: "lesson-kicker" }, `${variantName(lesson.variant)} · ${t("learn.lesson_n", { n: lesson.order })}`),
+        h("p", { class: "lesson-kicker" }, `${gameName(lesson)} · ${t("learn.lesson_n", { n: lesson.order })}`),
         h("h1", { id: "lesson-title", class: "lesson-title" }, lesson.title),
         h("p", { class: "finished-line" }, t("lesson.finished")),
         h("section", { class: "card remember", "aria-labelledby": "remember-title" },
@@ -449,7 +454,7 @@ class LessonPlayer {
       if (next) {
         actions.append(h("button", { type: "button", class: "primary big", "data-action": "next-lesson", onclick: leave(`/learn/${encodeURIComponent(next)}`) }, t("lesson.next_lesson")));
       } else {
-        actions.append(h("p", { class: "all-done" }, t("learn.all_done", { game: variantName(lesson.variant) })));
+        actions.append(h("p", { class: "all-done" }, t("learn.all_done", { game: gameName(lesson) })));
       }
       actions.append(h("button", { type: "button", class: next ? "big" : "primary big", "data-action": "back-to-path", onclick: leave("/learn") }, t("lesson.back")));
     };

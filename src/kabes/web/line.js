@@ -2,7 +2,8 @@
 // sideways. The lead stays in the middle; tiles played on the right run right, then turn down
 // at the edge and come back; tiles played on the left run left and turn up. Tiles shrink
 // (down to a floor) until the whole line fits the board's height; past that the board
-// scrolls vertically. Doubles lie crosswise when `cross` (plaza, Haitian), in line otherwise.
+// scrolls vertically. Doubles lie crosswise when `cross` (the view's traits.crosswise_doubles),
+// in line otherwise.
 // renderLine(board, line, opts) draws into the board element and returns the end slots, where
 // place buttons (data-place="L"/"R") are put when a tile is chosen.
 

@@ -20,6 +20,8 @@ export function partyName(view, table, party) {
   return seatName(table, party, view.seat);
 }
 
+/** A variant's name in the page's language; `fallback` (the title the server gives, e.g. a
+ * view's traits.title) for a variant the words have no name for. */
 export function variantName(id, fallback) {
   const key = `variant.${id}`;
   return has(key) ? t(key) : fallback || id;
@@ -29,14 +31,14 @@ export function levelName(level) {
   return t(`level.${level}`);
 }
 
-/** Scores are penalties (lower is better): Haitian with 3 or 4, and Mexican Train. */
+/** Scores are penalties (lower is better), as the view's variant says for its seat count. */
 export function penalties(view) {
-  return view.variant === "mexican-train" || (view.variant === "haitian" && view.players >= 3);
+  return view.traits.penalties;
 }
 
-/** Haitian with 3 or 4 players crowns a Wa: the lowest penalty total. */
+/** The match crowns a Wa (the lowest penalty total), as the view's variant says. */
 export function hasWa(view) {
-  return view.variant === "haitian" && view.players >= 3;
+  return view.traits.wa;
 }
 
 /** The big name of a hand's ending. */

@@ -46,10 +46,10 @@ export function placeLabel(view, place, names) {
 /** Draw a view's line or trains in `board` (no places lit): for pictures of a position. */
 export function drawPosition(board, view, names, places = [], onPlace = () => {}, emptyText = "") {
   const opts = { places, onPlace, emptyText };
-  if (view.variant === "mexican-train") {
+  if (view.traits.board === "trains") {
     return renderTrains(board, view, { ...opts, seat: view.seat, names: Array.from({ length: view.players }, (_, i) => names(i)) });
   }
-  return renderLine(board, view.line, { ...opts, cross: view.variant !== "partnership", played: view.played });
+  return renderLine(board, view.line, { ...opts, cross: view.traits.crosswise_doubles, played: view.played });
 }
 
 export class PlayArea {
@@ -209,7 +209,7 @@ export class PlayArea {
     const buttons = drawPosition(this.board, v, this.names, places, (move) => this.play(this.selected, move), emptyText);
     for (const b of buttons) b.addEventListener("keydown", (e) => this.placeKey(e, buttons));
     if (focusedPlace) buttons.find((b) => b.dataset.place === focusedPlace)?.focus({ preventScroll: true });
-    if (v.variant === "mexican-train" && places.length) buttons[0]?.scrollIntoView({ block: "nearest" });
+    if (v.traits.board === "trains" && places.length) buttons[0]?.scrollIntoView({ block: "nearest" });
   }
 
   renderHand() {
@@ -219,7 +219,7 @@ export class PlayArea {
     this.hand.render(this.view.hand, (key) => moves.has(key), {
       selected: this.selected,
       hinted: this.hinted,
-      colored: this.view.variant === "mexican-train",
+      colored: this.view.traits.colored_tiles,
       myTurn: this.myTurn,
       tryAll,
     });

@@ -32,7 +32,7 @@ function winnerLine(view, table, result) {
 export function resultsPanel(view, table, opts) {
   const last = view.last_hand;
   const over = !!view.result?.finished;
-  const colored = view.variant === "mexican-train";
+  const colored = view.traits.colored_tiles;
   const panel = h("section", { class: `results${over ? " match-over" : ""}`, role: "dialog", "aria-modal": "false", "aria-labelledby": "results-title" });
   if (last) {
     const r = last.result;

@@ -87,7 +87,7 @@ export class ReviewDialog {
     const m = s.moves[this.index];
     const view = m.view;
     const names = (seat) => this.names(seat);
-    const board = h("div", { class: `board felt review-board${view.variant === "mexican-train" ? " mt" : ""}`, role: "region", "aria-label": t("board.label"), tabindex: "0" });
+    const board = h("div", { class: `board felt review-board${view.traits.board === "trains" ? " mt" : ""}`, role: "region", "aria-label": t("board.label"), tabindex: "0" });
     const played = tileKey(m.played.split("@")[0]);
     const better = tileKey(m.better.split("@")[0]);
     const hand = h("ul", { class: "review-hand", "aria-label": t("hand.label") }, (view.hand || []).map((tile) => {
@@ -95,7 +95,7 @@ export class ReviewDialog {
       // The same tile may be both: played on one end where the expert would use the other.
       const marks = [key === played ? "played" : null, key === better ? "better" : null].filter(Boolean);
       const label = [tileName(key), ...marks.map((m) => t(`review.${m}_mark`))].join(", ");
-      return h("li", { class: ["review-tile", ...marks].join(" "), "aria-label": label }, tileSvg(key, { colored: view.variant === "mexican-train" }));
+      return h("li", { class: ["review-tile", ...marks].join(" "), "aria-label": label }, tileSvg(key, { colored: view.traits.colored_tiles }));
     }));
     const prev = h("button", { type: "button", "data-action": "review-prev", disabled: this.index === 0, onclick: () => this.go(-1) }, t("review.previous"));
     const next = h("button", { type: "button", class: "primary", "data-action": "review-next", disabled: this.index === s.moves.length - 1, onclick: () => this.go(1) }, t("review.next"));

@@ -276,6 +276,7 @@ class TableController {
           langPicker()),
         h("main", { class: "page" }, waitingRoom(this.summary, {
           seat: this.seat,
+          title: this.view?.traits.title,
           onStart: () => this.action("start"),
           onLeave: () => this.leave(),
           say: (text) => this.say(text),
@@ -329,7 +330,7 @@ class TableController {
     this.menuButton = h("button", { type: "button", class: "icon-button", "aria-label": t("menu.open"), "data-action": "menu", onclick: () => this.openMenu() }, "☰");
     this.topScores = h("div", { class: "top-scores" });
     this.opponentsEl = h("div", { class: "opponents-host" });
-    this.board = h("main", { class: `board felt${this.view.variant === "mexican-train" ? " mt" : ""}`, "aria-label": t("board.label"), tabindex: "0" });
+    this.board = h("main", { class: `board felt${this.view.traits.board === "trains" ? " mt" : ""}`, "aria-label": t("board.label"), tabindex: "0" });
     this.statusEl = h("p", { class: "status", role: "status", "aria-live": "polite" });
     this.handEl = h("div", { class: "hand", role: "toolbar", "aria-label": t("hand.label") });
     this.toolsEl = h("div", { class: "tools" });
@@ -400,7 +401,7 @@ class TableController {
       } }, t("action.memory")));
     }
     const info = [];
-    if (v.stock > 0 || v.variant === "mexican-train" || (v.draws || []).some((d) => d > 0)) info.push(t("table.stock", { n: v.stock }));
+    if (v.stock > 0 || v.traits.stock_always_shown || (v.draws || []).some((d) => d > 0)) info.push(t("table.stock", { n: v.stock }));
     const mine = passesText(v, this.seat);
     if (mine) info.push(t("table.you_passed", { numbers: mine }));
     if (v.draws?.[this.seat]) info.push(t("table.you_drew", { n: v.draws[this.seat] }));
@@ -443,7 +444,7 @@ class TableController {
   openMenu() {
     const dialog = h("dialog", { class: "menu", "aria-label": t("menu.title") },
       h("h2", {}, t("menu.title")),
-      h("p", {}, `${variantName(this.summary.variant)} · ${t("menu.code", { code: this.code })}`),
+      h("p", {}, `${variantName(this.summary.variant, this.view?.traits.title)} · ${t("menu.code", { code: this.code })}`),
       langPicker(),
       h("div", { class: "actions column" },
         h("button", { type: "button", "data-action": "home", onclick: () => { dialog.close(); this.nav.go("/"); } }, t("action.home")),

@@ -26,7 +26,7 @@ export function scoreLine(view, table) {
       wa.includes(p) ? crown() : null,
     ));
   let goal;
-  if (view.variant === "mexican-train") goal = t("score.round", { n: Math.max(1, view.hand_number), of: 13 });
+  if (view.traits.rounds) goal = t("score.round", { n: Math.max(1, view.hand_number), of: view.traits.rounds });
   else if (view.options?.open_ended) goal = t("score.open_ended");
   else if (hasWa(view) && view.options?.hands) goal = t("score.hand_of", { n: Math.max(1, view.hand_number), of: view.options.hands });
   else if (view.target) goal = t("score.target", { n: view.target });
@@ -56,7 +56,7 @@ export function seatOrder(view) {
 export function passesText(view, seat) {
   const mine = (view.passes || []).filter(([s]) => s === seat).map(([, numbers]) => numbers);
   if (!mine.length) return null;
-  const trains = view.variant === "mexican-train";
+  const trains = view.traits.board === "trains";
   const keep = trains ? 1 : 3;
   const shown = mine.slice(-keep).map((numbers) => [...new Set(numbers)].sort((a, b) => a - b).join("/"));
   return (mine.length > keep && !trains ? "… " : "") + shown.join(" · ");

@@ -28,7 +28,8 @@ export async function share(code, say) {
   }
 }
 
-/** opts: seat (mine), onStart, onLeave, say(text). */
+/** opts: seat (mine), title (the variant's title from the view's traits), onStart, onLeave,
+ * say(text). */
 export function waitingRoom(table, opts) {
   const free = table.seats.filter((s) => s === null).length;
   const isHost = opts.seat === table.host;
@@ -48,7 +49,7 @@ export function waitingRoom(table, opts) {
   });
   const code = table.code;
   return h("section", { class: "waiting" },
-    h("h1", {}, variantName(table.variant)),
+    h("h1", {}, variantName(table.variant, opts.title)),
     h("p", { class: "lead-text" }, t("waiting.share_this")),
     h("p", { class: "big-code", "aria-label": t("waiting.code_is", { code: code.split("").join(" ") }) }, code),
     h("button", { type: "button", class: "primary big", "data-action": "share", onclick: () => share(code, opts.say) }, t("action.share")),
