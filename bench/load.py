@@ -274,6 +274,10 @@ class Stats:
     answers: array = field(default_factory=lambda: array("d"))  # type: ignore[type-arg]
     """Seconds from a computer seat's turn to its move, as the person's socket saw them."""
     errors: Counter[str] = field(default_factory=Counter)
+    frames: int = 0
+    """Messages received from the server."""
+    frame_bytes: int = 0
+    """Their length (characters of JSON text, bytes for the ASCII the server sends)."""
 
 
 class Guest:
@@ -383,6 +387,9 @@ class TableRun:
         try:
             async for raw in ws:
                 now = time.monotonic()
+                counted = self.proc.stats
+                counted.frames += 1
+                counted.frame_bytes += len(raw)
                 message = DECODER.decode(raw)
                 kind = message.type
                 if kind == "update":
@@ -590,6 +597,7 @@ class ClientProcess:
             "latency": stats.latency.tobytes(), "at": stats.at.tobytes(),
             "acks": stats.acks.tobytes(), "answers": stats.answers.tobytes(),
             "errors": dict(stats.errors),
+            "frames": stats.frames, "frame_bytes": stats.frame_bytes,
             "cpu": time.process_time(),
             "sockets": sum(len(t.sockets) for t in self.tables),
             "tables": len(self.tables),
@@ -688,6 +696,8 @@ class Clients:
                 values.frombytes(answer[name])
                 getattr(window, name).extend(values)
             window.errors.update(answer["errors"])
+            window.frames += answer["frames"]
+            window.frame_bytes += answer["frame_bytes"]
             window.cpu.append(answer["cpu"] - self.cpu_mark[n])
             self.cpu_mark[n] = answer["cpu"]
             window.sockets += answer["sockets"]
@@ -715,6 +725,8 @@ class Window:
     sockets: int = 0
     tables: int = 0
     unanswered: int = 0
+    frames: int = 0
+    frame_bytes: int = 0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -750,6 +762,9 @@ class Measure:
     commits: float
     entries: float
     committing: float
+    frames_per_move: float = 0.0
+    """Messages the clients received from the server over the window, per durable move."""
+    bytes_per_move: float = 0.0
 
 
 def measure(server: Server, clients: Clients, seconds: float, errors_before: int) -> Measure:
@@ -782,6 +797,8 @@ def measure(server: Server, clients: Clients, seconds: float, errors_before: int
         moves_per_second=acks / (end - start), client_cpu=window.cpu, server_cpu=cpu,
         workers_cpu=workers, seconds=end - start, samples=len(latencies),
         error_kinds=window.errors, commits=commits, entries=entries, committing=committing,
+        frames_per_move=window.frames / max(1, len(window.acks)),  # both since the last collect
+        bytes_per_move=window.frame_bytes / max(1, len(window.acks)),
     )
 
 
@@ -940,9 +957,10 @@ def fastline_rate(seconds: float) -> float:
     return kabes_hands(seconds)
 
 
-def floor_lines(args: argparse.Namespace, folder: Path, ms: float) -> list[str]:
-    """Kabès's CPU per move (``ms``) against the floor: bench/floor.py driven by the same
-    flat-out clients for the same window."""
+def floor_lines(args: argparse.Namespace, folder: Path, flat: Measure) -> list[str]:
+    """Kabès's CPU per move against the floor: bench/floor.py driven by the same flat-out
+    clients for the same window."""
+    ms = cpu_per_move(flat)
     lines = []
     try:
         bare = flat_out(args, folder, floor=True)
@@ -958,6 +976,11 @@ def floor_lines(args: argparse.Namespace, folder: Path, ms: float) -> list[str]:
         f"errors {bare.errors}; CPU over the {bare.seconds:.0f} s window: clients "
         f"{sum(bare.client_cpu) / bare.seconds:.0%}, floor server "
         f"{bare.server_cpu / bare.seconds:.0%}; {bare.samples} moves timed")
+    lines.append(
+        f"  frames the clients received a move: floor {bare.frames_per_move:.2f} of "
+        f"{bare.bytes_per_move / max(1e-9, bare.frames_per_move):.0f} bytes on average, "
+        f"kabes {flat.frames_per_move:.2f} of "
+        f"{flat.bytes_per_move / max(1e-9, flat.frames_per_move):.0f} bytes")
     if bare.error_kinds:
         lines.append(f"  floor errors by kind (whole run): {dict(bare.error_kinds)}")
     return lines
@@ -1039,7 +1062,7 @@ def main() -> None:
             lines.append(f"  server CPU per move: {ms:.2f} ms = {ms / 1000 * rate:.1f} fastline "
                          f"hands (fastline {rate:.0f} hands per CPU-second, this run)")
             if args.floor:
-                lines.extend(floor_lines(args, folder, ms))
+                lines.extend(floor_lines(args, folder, flat))
         if args.mode == "computers":
             run = against_experts(args, folder)
             lines.append(
