@@ -11,7 +11,8 @@ a new one for the same people), and prints:
     computers: N tables against the expert, think p99 X ms, moves late E
 
 then, on lines of their own, the CPU the clients and the server used (they share the
-machine) and the load average. After the flat-out lines (unless ``--no-floor``):
+machine) and the load average. After the flat-out lines (the second not with
+``--no-floor``):
 
       server CPU per move: X ms = Y fastline hands (fastline Z hands per CPU-second, this run)
     floor: bare server on the same stack, CPU A ms a move; kabes X ms = R times the floor
