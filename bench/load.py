@@ -11,7 +11,19 @@ a new one for the same people), and prints:
     computers: N tables against the expert, think p99 X ms, moves late E
 
 then, on lines of their own, the CPU the clients and the server used (they share the
-machine) and the load average.
+machine) and the load average. After the flat-out lines (the second not with
+``--no-floor``):
+
+      server CPU per move: X ms = Y fastline hands (fastline Z hands per CPU-second, this run)
+    floor: bare server on the same stack, CPU A ms a move; kabes X ms = R times the floor
+
+- The server's CPU per move is also given in a machine-free unit: the CPU time of that many
+  random partnership hands on the engine's playout path (bench/playout.py's ``kabes
+  fastline``, measured here for ``--fastline-seconds`` between the runs).
+- The floor: bench/floor.py, a bare server on the same stack (uvicorn, websockets-sansio,
+  uvloop, httptools, the same settings) that answers the same flat-out clients with frames as
+  long as Kabès's and does nothing else (docs/server.md, "The floor"), driven for the same
+  window; R is Kabès's CPU per move over the floor's.
 
 - Latency is from a move sent to every seat of that table having the update the move's ack
   names (its ``seq``).
@@ -37,7 +49,8 @@ processes) is killed at the end whatever happens.
 Run: .venv/bin/python bench/load.py [--mode human|flat|both|computers] [--tables N]
                                     [--seconds S] [--ramp 500,1000,2000,...]
                                     [--flat-tables 200] [--computer-tables 40]
-                                    [--expert-budget 1.0] [--fixed-budget]
+                                    [--expert-budget 1.0] [--fixed-budget] [--no-floor]
+                                    [--fastline-seconds 3]
 """
 
 from __future__ import annotations
@@ -196,6 +209,30 @@ class Server:
         self.log.close()
 
 
+class FloorServer(Server):
+    """bench/floor.py (the bare server on the same stack) in a process group of its own."""
+
+    def __init__(self, args: argparse.Namespace, folder: Path, name: str) -> None:
+        self.port = free_port()
+        self.url = f"http://{HOST}:{self.port}"
+        self.log = open(folder / f"{name}.log", "wb")  # noqa: SIM115
+        command = [sys.executable, str(Path(__file__).with_name("floor.py")), "--host", HOST,
+                   "--port", str(self.port), "--exit-with-parent"]
+        self.process = subprocess.Popen(
+            command, cwd=folder, stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.ps = psutil.Process(self.process.pid)
+        self.name = name
+        self.profile_to = args.profile
+        self.samples_to = ""
+        self.profiles = 0
+
+    def store_counts(self) -> tuple[float, float, float]:
+        """No store."""
+        return (0.0, 0.0, 0.0)
+
+
 # What the clients read of server messages (msgspec skips the rest) ------------------------
 
 
@@ -238,6 +275,10 @@ class Stats:
     answers: array = field(default_factory=lambda: array("d"))  # type: ignore[type-arg]
     """Seconds from a computer seat's turn to its move, as the person's socket saw them."""
     errors: Counter[str] = field(default_factory=Counter)
+    frames: int = 0
+    """Messages received from the server."""
+    frame_bytes: int = 0
+    """Their length (characters of JSON text, bytes for the ASCII the server sends)."""
 
 
 class Guest:
@@ -347,6 +388,9 @@ class TableRun:
         try:
             async for raw in ws:
                 now = time.monotonic()
+                counted = self.proc.stats
+                counted.frames += 1
+                counted.frame_bytes += len(raw)
                 message = DECODER.decode(raw)
                 kind = message.type
                 if kind == "update":
@@ -554,6 +598,7 @@ class ClientProcess:
             "latency": stats.latency.tobytes(), "at": stats.at.tobytes(),
             "acks": stats.acks.tobytes(), "answers": stats.answers.tobytes(),
             "errors": dict(stats.errors),
+            "frames": stats.frames, "frame_bytes": stats.frame_bytes,
             "cpu": time.process_time(),
             "sockets": sum(len(t.sockets) for t in self.tables),
             "tables": len(self.tables),
@@ -652,6 +697,8 @@ class Clients:
                 values.frombytes(answer[name])
                 getattr(window, name).extend(values)
             window.errors.update(answer["errors"])
+            window.frames += answer["frames"]
+            window.frame_bytes += answer["frame_bytes"]
             window.cpu.append(answer["cpu"] - self.cpu_mark[n])
             self.cpu_mark[n] = answer["cpu"]
             window.sockets += answer["sockets"]
@@ -679,6 +726,8 @@ class Window:
     sockets: int = 0
     tables: int = 0
     unanswered: int = 0
+    frames: int = 0
+    frame_bytes: int = 0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -714,6 +763,9 @@ class Measure:
     commits: float
     entries: float
     committing: float
+    frames_per_move: float = 0.0
+    """Messages the clients received from the server over the window, per durable move."""
+    bytes_per_move: float = 0.0
 
 
 def measure(server: Server, clients: Clients, seconds: float, errors_before: int) -> Measure:
@@ -746,7 +798,14 @@ def measure(server: Server, clients: Clients, seconds: float, errors_before: int
         moves_per_second=acks / (end - start), client_cpu=window.cpu, server_cpu=cpu,
         workers_cpu=workers, seconds=end - start, samples=len(latencies),
         error_kinds=window.errors, commits=commits, entries=entries, committing=committing,
+        frames_per_move=window.frames / max(1, len(window.acks)),  # both since the last collect
+        bytes_per_move=window.frame_bytes / max(1, len(window.acks)),
     )
+
+
+def cpu_per_move(m: Measure) -> float:
+    """The server's CPU per durable move, in ms."""
+    return m.server_cpu * 1000 / max(1.0, m.moves_per_second * m.seconds)
 
 
 def cpu_line(m: Measure) -> str:
@@ -755,7 +814,7 @@ def cpu_line(m: Measure) -> str:
             f"clients {sum(m.client_cpu) / m.seconds:.0%} ({per}), "
             f"server {m.server_cpu / m.seconds:.0%}, computer workers "
             f"{m.workers_cpu / m.seconds:.0%}; {m.samples} moves timed, server CPU "
-            f"{m.server_cpu * 1000 / max(1.0, m.moves_per_second * m.seconds):.2f} ms a move; "
+            f"{cpu_per_move(m):.2f} ms a move; "
             f"load average {os.getloadavg()[0]:.2f}\n"
             f"  store: {m.commits / m.seconds:.0f} group commits a second, "
             f"{m.entries / max(1.0, m.commits):.1f} entries each, "
@@ -809,9 +868,10 @@ def human_pace(args: argparse.Namespace, folder: Path) -> tuple[Measure, list[Me
     return best, measures
 
 
-def flat_out(args: argparse.Namespace, folder: Path) -> Measure:
-    """200 tables of people that never think: durable moves per second."""
-    server = Server(args, folder, "flat")
+def flat_out(args: argparse.Namespace, folder: Path, floor: bool = False) -> Measure:
+    """200 tables of people that never think: durable moves per second (with ``floor``, the
+    same clients against bench/floor.py's bare server)."""
+    server = FloorServer(args, folder, "floor") if floor else Server(args, folder, "flat")
     clients: Clients | None = None
     try:
         server.wait_ready()
@@ -891,6 +951,42 @@ def against_experts(args: argparse.Namespace, folder: Path) -> AgainstExperts:
     )
 
 
+def fastline_rate(seconds: float) -> float:
+    """bench/playout.py's ``kabes fastline``: random partnership hands per CPU-second."""
+    from playout import kabes_hands  # bench/ is on the path, as for bench/cluster.py
+
+    return kabes_hands(seconds)
+
+
+def floor_lines(args: argparse.Namespace, folder: Path, flat: Measure) -> list[str]:
+    """Kabès's CPU per move against the floor: bench/floor.py driven by the same flat-out
+    clients for the same window."""
+    ms = cpu_per_move(flat)
+    lines = []
+    try:
+        bare = flat_out(args, folder, floor=True)
+    except (Exception, SystemExit) as err:  # the bench's own failures are SystemExit
+        lines.append(f"floor: not measured ({type(err).__name__}: {err})")
+        return lines
+    floor_ms = cpu_per_move(bare)
+    ratio = f"{ms / floor_ms:.1f} times" if floor_ms > 0 else "? times"
+    lines.append(f"floor: bare server on the same stack, CPU {floor_ms:.3f} ms a move; "
+                 f"kabes {ms:.2f} ms = {ratio} the floor")
+    lines.append(
+        f"  floor run: {bare.moves_per_second:.0f} moves per second, p99 {bare.p99:.1f} ms, "
+        f"errors {bare.errors}; CPU over the {bare.seconds:.0f} s window: clients "
+        f"{sum(bare.client_cpu) / bare.seconds:.0%}, floor server "
+        f"{bare.server_cpu / bare.seconds:.0%}; {bare.samples} moves timed")
+    lines.append(
+        f"  frames the clients received a move: floor {bare.frames_per_move:.2f} of "
+        f"{bare.bytes_per_move / max(1e-9, bare.frames_per_move):.0f} bytes on average, "
+        f"kabes {flat.frames_per_move:.2f} of "
+        f"{flat.bytes_per_move / max(1e-9, flat.frames_per_move):.0f} bytes")
+    if bare.error_kinds:
+        lines.append(f"  floor errors by kind (whole run): {dict(bare.error_kinds)}")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mode", choices=["human", "flat", "both", "computers"],
@@ -931,10 +1027,15 @@ def main() -> None:
     parser.add_argument("--samples", default="",
                         help="a file: every timed move of each window, as seconds into the "
                              "window and latency in ms, one a line")
+    parser.add_argument("--no-floor", dest="floor", action="store_false",
+                        help="flat out: do not run the floor (bench/floor.py) after Kabès")
+    parser.add_argument("--fastline-seconds", type=float, default=3.0,
+                        help="flat out: CPU seconds of bench/playout.py's fastline measure")
     parser.add_argument("--profile", default="",
                         help="a folder: py-spy records the server over each measured window")
     args = parser.parse_args()
 
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # servers killed on the way out
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     lines = []
@@ -957,6 +1058,12 @@ def main() -> None:
             lines.append(cpu_line(flat))
             if flat.error_kinds:
                 lines.append(f"  errors by kind (whole run): {dict(flat.error_kinds)}")
+            ms = cpu_per_move(flat)
+            rate = fastline_rate(args.fastline_seconds)
+            lines.append(f"  server CPU per move: {ms:.2f} ms = {ms / 1000 * rate:.1f} fastline "
+                         f"hands (fastline {rate:.0f} hands per CPU-second, this run)")
+            if args.floor:
+                lines.extend(floor_lines(args, folder, flat))
         if args.mode == "computers":
             run = against_experts(args, folder)
             lines.append(
