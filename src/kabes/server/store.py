@@ -29,10 +29,10 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
-from openskill.models import PlackettLuce
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from kabes.server.effects import Effect, HandRated, MatchFinished, MatchStarted, TableStatus
+from kabes.server.commits import Pending, write
+from kabes.server.effects import Effect
 from kabes.server.metrics import Metrics
 from kabes.server.schema import (
     lesson_progress,
@@ -57,7 +57,6 @@ SERVER_ID = "local"
 STALE_SERVERS = 86_400.0
 """Seconds after which a server's heartbeat row is forgotten (see :meth:`Store.forget_servers`)."""
 
-_model = PlackettLuce()
 
 
 def token_hash(token: str) -> str:
@@ -76,14 +75,6 @@ def database_url(url: str | None, folder: Path) -> str:
         if url.startswith(prefix):
             return "postgresql+asyncpg://" + url[len(prefix):]
     return url
-
-
-@dataclass(slots=True)
-class _Pending:
-    code: str | None
-    entry: Entry | None
-    effects: list[Effect]
-    done: asyncio.Future[None]
 
 
 class StoreError(Exception):
@@ -134,7 +125,7 @@ class Store:
             sa.event.listen(self._sync, "connect", _sqlite_own_transactions)
             sa.event.listen(self._sync, "begin", _sqlite_begin_immediate)
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="kabes-store")
-        self._queue: asyncio.Queue[_Pending] = asyncio.Queue()
+        self._queue: asyncio.Queue[Pending] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
 
@@ -177,13 +168,13 @@ class Store:
     async def append(self, code: str, entry: Entry, effects: list[Effect]) -> None:
         """Keep ``entry`` of table ``code`` and its effects; return once durable."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Pending(code, entry, effects, done))
+        self._queue.put_nowait(Pending(code, entry, effects, done))
         await done
 
     async def _heartbeat(self) -> None:
         while True:
             done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._queue.put_nowait(_Pending(None, None, [], done))
+            self._queue.put_nowait(Pending(None, None, [], done))
             with contextlib.suppress(StoreError):
                 await done
             await asyncio.sleep(HEARTBEAT_SECONDS)
@@ -205,7 +196,7 @@ class Store:
                 self.metrics.commits.observe(time.perf_counter() - started)
                 self.metrics.batch.observe(len(batch))
 
-    async def _write_singly(self, batch: list[_Pending]) -> None:
+    async def _write_singly(self, batch: list[Pending]) -> None:
         for item in batch:
             try:
                 refused = await self._commit([item])
@@ -215,18 +206,18 @@ class Store:
             else:
                 _settle([item], refused)
 
-    async def _commit(self, batch: list[_Pending]) -> dict[int, int]:
+    async def _commit(self, batch: list[Pending]) -> dict[int, int]:
         """``batch`` in one transaction: for a SQLite file, whole in the store's thread (one
         hop from the event loop per commit, not one per statement: a busy loop would
         otherwise stretch every step of every commit); else on the event loop. The entries
         refused by their epoch: {index in batch: the table's epoch}."""
         if self._sync is None:
             async with self.engine.begin() as conn:
-                return await conn.run_sync(_write, batch, self.server_id)
+                return await conn.run_sync(write, batch, self.server_id)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, self._commit_sync, batch)
 
-    def _commit_sync(self, batch: list[_Pending]) -> dict[int, int]:
+    def _commit_sync(self, batch: list[Pending]) -> dict[int, int]:
         assert self._sync is not None and self._path is not None
         try:
             now = os.stat(self._path).st_ino
@@ -238,7 +229,7 @@ class Store:
             self._sync.dispose()
             self._inode = now
         with self._sync.begin() as conn:
-            return _write(conn, batch, self.server_id)
+            return write(conn, batch, self.server_id)
 
     # Players ---------------------------------------------------------------------------
 
@@ -454,7 +445,7 @@ def _rating(mu: float, sigma: float) -> float:
     return round(mu - 3 * sigma, 2)
 
 
-def _settle(batch: list[_Pending], refused: dict[int, int]) -> None:
+def _settle(batch: list[Pending], refused: dict[int, int]) -> None:
     """Release the writers of a committed ``batch``: :class:`Fenced` for the refused."""
     for index, item in enumerate(batch):
         if item.done.done():
@@ -466,144 +457,6 @@ def _settle(batch: list[_Pending], refused: dict[int, int]) -> None:
                 f"{item.entry.epoch} is refused"))
         else:
             item.done.set_result(None)
-
-
-def _write(conn: sa.Connection, batch: list[_Pending], server: str) -> dict[int, int]:
-    """The entries of ``batch`` whose epoch is their table's, their effects, and the
-    heartbeat if one is asked for; the refused: {index in batch: the table's epoch}.
-
-    The tables' epochs are read under a shared lock (PostgreSQL ``FOR SHARE``; SQLite has one
-    writer at a time), so no claim can raise one between this check and the commit. A table
-    with no row yet is one being created: its first entry's effects make its row."""
-    codes = sorted({item.code for item in batch if item.entry is not None and item.code})
-    epochs: dict[str, int] = {}
-    for start in range(0, len(codes), 500):
-        part = codes[start:start + 500]
-        epochs.update((str(c), int(e)) for c, e in conn.execute(
-            sa.select(tables.c.code, tables.c.epoch).where(tables.c.code.in_(part))
-            .order_by(tables.c.code).with_for_update(read=True)
-        ))
-    rows = []
-    refused: dict[int, int] = {}
-    kept: list[_Pending] = []
-    beat = False
-    for index, item in enumerate(batch):
-        if item.entry is None:
-            beat = True
-            continue
-        entry = item.entry
-        assert item.code is not None
-        current = epochs.get(item.code)
-        if current is not None and current != entry.epoch:
-            refused[index] = current
-            continue
-        kept.append(item)
-        rows.append({
-            "code": item.code,
-            "seq": entry.seq,
-            "kind": entry.kind,
-            "data": json.dumps(entry.data, separators=(",", ":")),
-            "at": entry.at,
-            "seat": entry.seat,
-            "action": entry.action,
-            "epoch": entry.epoch,
-        })
-    if rows:
-        conn.execute(table_events.insert(), rows)
-    for item in kept:
-        assert item.entry is not None
-        for effect in item.effects:
-            _carry_out(conn, effect, item.entry.epoch, server)
-    if beat:
-        _beat(conn, time.time(), server)
-    return refused
-
-
-def _carry_out(conn: sa.Connection, effect: Effect, epoch: int, server: str) -> None:
-    """One effect, inside the transaction that keeps its entry (of ``epoch``, written by
-    ``server``)."""
-    now = time.time()
-    if isinstance(effect, TableStatus):
-        updated = conn.execute(
-            tables.update().where(tables.c.code == effect.code)
-            .values(status=effect.status, updated_at=now)
-        )
-        if updated.rowcount == 0:
-            conn.execute(tables.insert().values(
-                code=effect.code, status=effect.status, created_at=now, updated_at=now,
-                epoch=epoch, owner=server))
-    elif isinstance(effect, MatchStarted):
-        conn.execute(matches.insert().values(
-            code=effect.code, variant=effect.variant, players=effect.players,
-            rated=effect.rated, started_at=now, finished=False))
-        if effect.people:
-            conn.execute(match_players.insert(), [
-                {"code": effect.code, "seat": seat, "player": player, "won": False}
-                for seat, player in effect.people
-            ])
-    elif isinstance(effect, HandRated):
-        _rate_hand(conn, effect)
-    elif isinstance(effect, MatchFinished):
-        conn.execute(
-            matches.update().where(matches.c.code == effect.code).values(
-                finished=True, finished_at=now,
-                record=json.dumps(effect.record, separators=(",", ":")))
-        )
-        if effect.winners:
-            conn.execute(
-                match_players.update()
-                .where(match_players.c.code == effect.code)
-                .where(match_players.c.player.in_(effect.winners))
-                .values(won=True)
-            )
-        if effect.rated:
-            for player in set(effect.players):
-                _ensure_rating(conn, player, effect.variant)
-                conn.execute(
-                    ratings.update()
-                    .where(ratings.c.player == player, ratings.c.variant == effect.variant)
-                    .values(matches=ratings.c.matches + 1,
-                            matches_won=ratings.c.matches_won + int(player in effect.winners))
-                )
-
-
-def _ensure_rating(conn: sa.Connection, player: int, variant: str) -> tuple[float, float]:
-    row = (conn.execute(
-        sa.select(ratings.c.mu, ratings.c.sigma)
-        .where(ratings.c.player == player, ratings.c.variant == variant)
-    )).first()
-    if row is not None:
-        return float(row[0]), float(row[1])
-    fresh = _model.rating()
-    conn.execute(ratings.insert().values(
-        player=player, variant=variant, mu=fresh.mu, sigma=fresh.sigma,
-        hands=0, hands_won=0, matches=0, matches_won=0))
-    return float(fresh.mu), float(fresh.sigma)
-
-
-def _rate_hand(conn: sa.Connection, effect: HandRated) -> None:
-    """openskill (Plackett-Luce) over the hand's teams and ranks, plus the hand counts."""
-    teams = [
-        [_model.rating(*(_ensure_rating(conn, p, effect.variant))) for p in team]
-        for team in effect.teams
-    ]
-    rated = _model.rate(teams, ranks=[float(r) for r in effect.ranks])
-    for team, new in zip(effect.teams, rated, strict=True):
-        for player, rating in zip(team, new, strict=True):
-            conn.execute(
-                ratings.update()
-                .where(ratings.c.player == player, ratings.c.variant == effect.variant)
-                .values(mu=rating.mu, sigma=rating.sigma, hands=ratings.c.hands + 1,
-                        hands_won=ratings.c.hands_won + int(player in effect.won))
-            )
-
-
-def _beat(conn: sa.Connection, now: float, server: str) -> None:
-    updated = conn.execute(
-        servers.update().where(servers.c.id == server).values(heartbeat_at=now)
-    )
-    if updated.rowcount == 0:
-        conn.execute(servers.insert().values(id=server, heartbeat_at=now))
 
 
 def _sqlite_file(url: str) -> str | None:
