@@ -42,7 +42,8 @@ def goal(view: View) -> str:
     if options.target is not None:
         return f"to {options.target}"
     if options.hands is not None:
-        return f"hand {max(view.hand_number, 1)} of {options.hands}, lowest total is {ending_name('wa')}"
+        wa = ending_name("wa")
+        return f"hand {max(view.hand_number, 1)} of {options.hands}, lowest total is {wa}"
     return ""
 
 
