@@ -26,11 +26,11 @@ from kabes.ai import DEFAULT_BUDGET
 from kabes.cli.play import parse_option, start_game
 from kabes.cli.replay import show_replay
 from kabes.errors import KabesError
-from kabes.lessons.model import LANGUAGES
 from kabes.records import disagreements, filled, load_record
-from kabes.rules import VARIANTS, get_rules
+from kabes.rules import DEFAULT_VARIANT, VARIANTS, get_rules
 from kabes.server.config import KINDS, ConfigError, ServerConfig, about, load
 from kabes.tournament import Setup, run
+from kabes.words import LANGUAGES
 
 OptionList = Annotated[
     list[str] | None,
@@ -51,7 +51,7 @@ app = typer.Typer(
 def play(
     variant: Annotated[
         str, typer.Argument(help=f"One of: {', '.join(VARIANTS)}.")
-    ] = "haitian",
+    ] = DEFAULT_VARIANT,
     players: Annotated[int | None, typer.Option("--players", "-p", help="Seats.")] = None,
     target: Annotated[int | None, typer.Option("--target", "-t", help="Points to win.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Repeatable deals.")] = None,

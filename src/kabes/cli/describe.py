@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kabes.cli.boards import BOARDS, Board
-from kabes.cli.words import Names, and_list, or_list, plural
+from kabes.cli.words import Names, and_list, ending_name, or_list, plural
 from kabes.events import (
     Dealt,
     Drew,
@@ -32,7 +32,6 @@ from kabes.events import (
 )
 from kabes.results import Ending, HandResult, MatchResult
 
-NAMES = {"tonbe": "TONBE", "2-kabes": "2 KABÈS", "blok": "BLÒK"}
 LINE = BOARDS["line"]
 
 
@@ -213,12 +212,12 @@ def _tile(move: str) -> str:
 
 
 def describe_hand(result: HandResult, names: Names) -> str:
-    """The end of a hand in one line: how it ended and who won it."""
-    how = "Domino" if result.ending is Ending.DOMINO else "Blocked"
-    if result.name:
-        how = NAMES[result.name]
+    """The end of a hand in one line: how it ended and who won it. The ending is named as
+    the web client names it (the catalog's ``ending.<name>``), here at the head of a sentence
+    without its "!", and capicú in brackets in lower case."""
+    how = ending_name(result.name or result.ending.value).rstrip("!")
     if result.capicu:
-        how += " (capicú!)"
+        how += f" ({ending_name('capicu').lower()})"
     if result.winner is None:
         if result.ending is Ending.BLOCKED:
             return f"{how}: nobody can play and nobody can draw."
@@ -231,4 +230,4 @@ def describe_match(result: MatchResult, names: Names) -> str:
     who = and_list([names.party(w) for w in result.winners])
     plural_subject = len(result.winners) > 1 or names.teams or result.winners[0] == names.viewer
     text = f"Match over: {who} {'win' if plural_subject else 'wins'} the match"
-    return text + (" — kochon!" if result.kochon else ".")
+    return text + (f" — {ending_name('kochon').lower()}" if result.kochon else ".")

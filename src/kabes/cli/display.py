@@ -19,7 +19,7 @@ from rich.text import Text
 
 from kabes.cli.boards import board_of
 from kabes.cli.boards.trains import LEGEND as LEGEND  # the marker's legend, where tests read it
-from kabes.cli.words import Names, or_list, plural
+from kabes.cli.words import Names, ending_name, or_list, plural, variant_name
 from kabes.rules import get_rules
 from kabes.tiles import Tile
 from kabes.views import View
@@ -42,7 +42,8 @@ def goal(view: View) -> str:
     if options.target is not None:
         return f"to {options.target}"
     if options.hands is not None:
-        return f"hand {max(view.hand_number, 1)} of {options.hands}, lowest total is Wa"
+        wa = ending_name("wa")
+        return f"hand {max(view.hand_number, 1)} of {options.hands}, lowest total is {wa}"
     return ""
 
 
@@ -109,7 +110,7 @@ def moves_panel(recent: Sequence[str]) -> RenderableType:
 def render(view: View, names: Names | None = None, recent: Sequence[str] = ()) -> RenderableType:
     """The whole table as the seat sees it, with the last moves."""
     names = names or Names(view.players, view.teams, view.seat)
-    title = get_rules(view.variant).title
+    title = variant_name(view.variant)
     kind = board_of(view.variant)
     header = Text(f"{title} · {kind.hand_word} {view.hand_number}", style="bold")
     board = kind.panel(view, names)

@@ -49,12 +49,12 @@ from kabes.cli.play import (
     table_refusal,
 )
 from kabes.cli.refusals import ASKS, Refusal, read_place, refusal_of, word_refusal
-from kabes.cli.words import Names
+from kabes.cli.words import Names, variant_name
 from kabes.errors import BadOptions, KabesError
 from kabes.events import Event, HandStarted
 from kabes.lessons.__main__ import main as check_files
 from kabes.lessons.library import lessons, next_lesson, path
-from kabes.lessons.model import LANGUAGES, Lesson, Task, Texts
+from kabes.lessons.model import Lesson, Task, Texts
 from kabes.lessons.position import (
     Attempt,
     position,
@@ -68,6 +68,7 @@ from kabes.moves import Play
 from kabes.records import replay
 from kabes.rules import VARIANTS, get_rules
 from kabes.views import View, view
+from kabes.words import LANGUAGES
 
 HOME_VARIABLE: Final = "KABES_HOME"
 """Names the folder that holds the progress file (for tests, or a second learner)."""
@@ -182,7 +183,7 @@ def show_paths(console: Console, finished: Collection[str], lang: str, player: s
                   "--lesson ID a chosen one", style="dim", highlight=False)
     for variant in VARIANTS:
         console.print()
-        console.print(Text(f"{get_rules(variant).title} ({variant})", style="bold"))
+        console.print(Text(f"{variant_name(variant)} ({variant})", style="bold"))
         taught = path(variant)
         if not taught:
             console.print("  no lessons yet", style="dim")
@@ -424,7 +425,7 @@ def take_lessons(first: Lesson, lang: str, player: str, console: Console,
                       + Text(lesson.title[lang]) + Text(" is marked as done.", style="green"))
         lesson = next_lesson(lesson.variant, progress.of(player))
         if lesson is None:
-            title = get_rules(first.variant).title
+            title = variant_name(first.variant)
             console.print(f"You have finished every lesson of {title}.", highlight=False)
             return
         try:
@@ -463,11 +464,11 @@ def learn(targets: Sequence[str], lesson_id: str | None, lang: str, player: str 
     else:
         taught = path(variant)
         if not taught:
-            raise KabesError(f"there are no lessons for {get_rules(variant).title} yet")
+            raise KabesError(f"there are no lessons for {variant_name(variant)} yet")
         upcoming = next_lesson(variant, finished)
         if upcoming is None:
             ids = ", ".join(lesson.id for lesson in taught)
-            console.print(f"You have finished every lesson of {get_rules(variant).title}. "
+            console.print(f"You have finished every lesson of {variant_name(variant)}. "
                           f"Take one again with --lesson ID ({ids}).", highlight=False)
             return 0
         chosen = upcoming

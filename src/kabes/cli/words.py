@@ -6,6 +6,8 @@ takes "you" verbs ("You open.", "You put a marker on your train.") and the other
 (the seat number is also its train's number in Mexican Train). The sentences themselves come
 from the English catalog (:mod:`kabes.words`) through :func:`say`: the terminal's own wording
 of a key (``terminal.<key>``) where it has one, else the words the web client shows too.
+Variants and endings are named as the web client names them in English (:func:`variant_name`,
+:func:`ending_name`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 
 from kabes import words
 from kabes.moves import LEFT, PUBLIC, RIGHT
+from kabes.rules import get_rules
 
 
 def terminal_key(key: str) -> str:
@@ -37,6 +40,19 @@ def say_to(key: str, you: bool, **params: object) -> str:
     """``say``, in the ``.you`` form when its subject is you (or a team: English verbs agree
     with both alike), as :meth:`Names.says` chooses the verb."""
     return say(f"{key}.you" if you else key, **params)
+
+
+def variant_name(variant: str) -> str:
+    """A variant's name, as the web client gives it in English: the catalog's
+    ``variant.<id>``, else the variant's own ``Rules.title`` (a variant no catalog names yet)."""
+    key = f"variant.{variant}"
+    return say(key) if has_words(key) else get_rules(variant).title
+
+
+def ending_name(name: str) -> str:
+    """The name of an ending or a bonus (``tonbe``, ``domino``, ``capicu``, ``kochon``,
+    ``wa``...), the catalog's ``ending.<name>``, as the web client shows it ("Capicú!")."""
+    return say(f"ending.{name}")
 
 
 def plural(count: int, noun: str) -> str:

@@ -41,11 +41,10 @@ export function hasWa(view) {
   return view.traits.wa;
 }
 
-/** The big name of a hand's ending. */
+/** The big name of a hand's ending, the words' `ending.<name>`: the variant's name for it
+ * (TONBE, 2 KABÈS, BLÒK...), else blocked, capicú or domino. */
 export function endingName(result) {
-  if (result.name === "tonbe") return "TONBE";
-  if (result.name === "2-kabes") return "2 KABÈS";
-  if (result.name === "blok") return "BLÒK";
+  if (result.name) return t(`ending.${result.name}`);
   if (result.ending === "blocked") return t("ending.blocked");
   if (result.capicu) return t("ending.capicu");
   return t("ending.domino");

@@ -1,10 +1,14 @@
 // sw.js — the service worker, served at /sw.js so its scope is the whole site. It caches
-// the page's shell (HTML, modules, styles, translations, icons) when installed, and serves
-// it network-first: online you always get the server's files, offline (or on a dead
-// network) the cached ones, so the app opens from a phone's home screen. /api/ is never
-// cached: the game state always comes from the server.
+// the page's shell (HTML, modules, styles, icons) when installed, and the words: the list
+// of languages and every language's catalog, as that list names them (so a new language
+// needs no line here). It serves them network-first: online you always get the server's
+// files, offline (or on a dead network) the cached ones, so the app opens from a phone's
+// home screen. /api/ is never cached: the game state always comes from the server.
 
-const CACHE = "kabes-shell-v3";
+const CACHE = "kabes-shell-v4";
+/** Where the server serves the catalogs (kabes/words/catalogs), as i18n.js reads them. */
+const WORDS = "/static/i18n/";
+const LANGUAGES = `${WORDS}languages.json`;
 const SHELL = [
   "/",
   "/static/app.css",
@@ -35,17 +39,23 @@ const SHELL = [
   "/static/manifest.webmanifest",
   "/static/icons/icon.svg",
   "/static/icons/icon-192.png",
-  "/static/i18n/ht.json",
-  "/static/i18n/en.json",
-  "/static/i18n/fr.json",
-  "/static/i18n/es.json",
-  "/static/i18n/pt.json",
-  "/static/i18n/no.json",
 ];
+
+/** The list of languages, then each language's catalog, into the cache. */
+async function cacheWords(cache) {
+  const response = await fetch(LANGUAGES);
+  if (!response.ok) throw new Error("no languages.json");
+  const languages = await response.clone().json();
+  await cache.put(LANGUAGES, response);
+  await cache.addAll(Object.keys(languages).map((code) => `${WORDS}${code}.json`));
+}
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches.open(CACHE).then((cache) => cache.addAll(SHELL)).catch(() => {}).then(() => self.skipWaiting()),
+    caches.open(CACHE)
+      .then((cache) => Promise.allSettled([cache.addAll(SHELL), cacheWords(cache)]))
+      .catch(() => {})
+      .then(() => self.skipWaiting()),
   );
 });
 
