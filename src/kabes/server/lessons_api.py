@@ -16,7 +16,7 @@ from fastapi import FastAPI, Query, Request
 from pydantic import BaseModel
 
 from kabes.lessons.library import lessons, next_lesson, path
-from kabes.lessons.model import LANGUAGES, Lesson, Texts
+from kabes.lessons.model import Lesson, Texts
 from kabes.lessons.position import Attempt, position, read_on, try_choice, try_move
 from kabes.match import Match
 from kabes.rules import VARIANTS
@@ -25,6 +25,7 @@ from kabes.server.http_input import optional_token, read_body
 from kabes.server.protocol import ErrorCode, LessonTry, Refused
 from kabes.server.store import Store
 from kabes.views import view
+from kabes.words import LANGUAGES
 
 TRY_SCHEMA = msgspec.json.schema_components([LessonTry])[1]["LessonTry"]
 """The try's body in the OpenAPI document (it is read by msgspec, as every input is)."""
