@@ -235,3 +235,12 @@ def test_timeout_lead_lays_the_lower_number_on_the_left():
     # Seat 0's lowest tile is 0-3.
     assert match.hand.line.ends == (0, 3)
     assert Tile.of(0, 3) not in match.hand.hands[0]
+
+
+@pytest.mark.parametrize("text", ["6-3@²", "²-²", "٦-3", "6-３", "6-3@١"])
+def test_tiles_and_trains_are_written_in_ascii_digits_only(text: str) -> None:
+    """Other scripts' digits (superscripts, Arabic-Indic, full-width) are unreadable moves,
+    refused like any other, never a crash."""
+    with pytest.raises(BadMove) as refused:
+        parse_move(text, 12)
+    assert refused.value.reason == "unreadable"

@@ -73,4 +73,4 @@ def parse_move(text: str, top: int = MAX_PIPS) -> Move:
 
 
 def _is_train(at: str) -> bool:
-    return at.isdigit() and int(at) < MAX_TRAINS
+    return at.isascii() and at.isdigit() and int(at) < MAX_TRAINS

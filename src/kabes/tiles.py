@@ -105,7 +105,7 @@ def full_set(top: int) -> list[Tile]:
 def parse_tile(text: str, top: int = MAX_PIPS) -> Tile:
     """Read ``a-b`` into a tile of the set that goes up to ``top``; a clear error otherwise."""
     parts = text.strip().split("-")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
         raise BadTile(f"{text!r} is not a tile: write it as two numbers with a dash, like 6-3")
     a, b = int(parts[0]), int(parts[1])
     if a > top or b > top:
