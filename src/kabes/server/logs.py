@@ -13,8 +13,22 @@ import sys
 import time
 from typing import Any, TextIO
 
+from kabes.server.tablelog import Entry
+
 _json = json.JSONEncoder(ensure_ascii=False).encode
 """``json.dumps(..., ensure_ascii=False)`` without building an encoder for every line."""
+
+
+def log_entry(log: logging.Logger, code: str, entry: Entry) -> None:
+    """One structured line per table event: never a hidden tile, never a token."""
+    fields: dict[str, Any] = {"table": code, "seq": entry.seq, "event": entry.kind}
+    if entry.seat is not None:
+        fields["seat"] = entry.seat
+    elif "seat" in entry.data:
+        fields["seat"] = entry.data["seat"]
+    if entry.kind == "move":
+        fields["timeout"] = entry.data["move"] == "timeout"
+    log.info(entry.kind, extra={"fields": fields})
 
 
 class JsonLines(logging.Formatter):

@@ -17,12 +17,12 @@ import logging
 import os
 import random
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from kabes.errors import KabesError
 from kabes.server import actions, outbox
+from kabes.server.answers import Answers
 from kabes.server.clock import Clock, Timer
 from kabes.server.computer_seats import ComputerSeats
 from kabes.server.config import Settings
@@ -40,6 +40,7 @@ from kabes.server.inbox import (
     Thought,
     Tick,
 )
+from kabes.server.logs import log_entry
 from kabes.server.metrics import Metrics
 from kabes.server.outcomes import effects_of
 from kabes.server.protocol import (
@@ -52,7 +53,6 @@ from kabes.server.protocol import (
     PlayAgainAction,
     Refused,
     ReviewAction,
-    ServerMessage,
     SyncAction,
     as_json,
     encode,
@@ -63,8 +63,6 @@ from kabes.server.workers import Workers
 
 log = logging.getLogger("kabes.table")
 
-ANSWERS_KEPT = 512
-"""Answers remembered per seat for retried action ids."""
 STORE_RETRY_SECONDS = 1.0
 """After the store failed, how long a table waits before its clocks try to write again."""
 
@@ -91,8 +89,8 @@ class Table:
         self.state = TableState(code, settings.timing)
         self.sockets: dict[int, list[Connection]] = {}
         """Each seat's open sockets (a seat may have several: two tabs)."""
-        self.answers: dict[int, OrderedDict[str, ServerMessage]] = {}
-        """Answers not in the log (refusals, hints, reviews), per seat, for retried ids."""
+        self.answers = Answers()
+        """Answers not in the log (refusals, hints, reviews), for retried ids."""
         self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue()
         self.computer = ComputerSeats(code, workers, settings, clock, lambda: self.state,
                                       self.inbox.put_nowait, metrics)
@@ -232,9 +230,9 @@ class Table:
                 self.computer.count_move()
                 await self.commit("move", {"seat": turn, "move": item.move})
         elif isinstance(item, Advice):
-            self.computer.advised(item, self._remember)
+            self.computer.advised(item, self.answers.remember)
         elif isinstance(item, Reviewed):
-            self.computer.reviewed(item, self._remember)
+            self.computer.reviewed(item, self.answers.remember)
         elif isinstance(item, Call) and not item.reply.done():
             item.reply.set_result(item.fn())
 
@@ -286,7 +284,7 @@ class Table:
             await self._reload()
             raise Refused(ErrorCode.UNAVAILABLE,
                           "the table could not store that; try again") from None
-        self._log(entry)
+        log_entry(log, self.code, entry)
         seats = [n for n, conns in self.sockets.items() if conns]
         for seat_number, data_out in outbox.updates(state, change.news, change.events, seats,
                                                     self.connected, self.clock.now()):
@@ -324,31 +322,6 @@ class Table:
         self.state = replay(self.code, self.settings.timing, entries)
         self._stale = False
         self.computer.forget_turn()
-
-    def _log(self, entry: Entry) -> None:
-        """One structured line per table event: never a hidden tile, never a token."""
-        fields: dict[str, Any] = {"table": self.code, "seq": entry.seq, "event": entry.kind}
-        if entry.seat is not None:
-            fields["seat"] = entry.seat
-        elif "seat" in entry.data:
-            fields["seat"] = entry.data["seat"]
-        if entry.kind == "move":
-            fields["timeout"] = entry.data["move"] == "timeout"
-        log.info(entry.kind, extra={"fields": fields})
-
-    def _remember(self, seat: int, action: str, answer: ServerMessage) -> None:
-        kept = self.answers.setdefault(seat, OrderedDict())
-        kept[action] = answer
-        while len(kept) > ANSWERS_KEPT:
-            kept.popitem(last=False)
-
-    def _answered(self, seat: int, action: str) -> ServerMessage | None:
-        """The answer already given to ``seat``'s action ``action``, if any (a retry)."""
-        seq = self.state.acked(seat, action)
-        if seq is not None:
-            return Ack(action, seq)
-        kept = self.answers.get(seat)
-        return None if kept is None else kept.get(action)
 
     # Handlers ----------------------------------------------------------------------------
 
@@ -423,7 +396,7 @@ class Table:
             refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat at this table")
             conn.send(encode(refused.to_error(action.id)))
             return
-        answered = self._answered(seat, action.id)
+        answered = self.answers.of(self.state, seat, action.id)
         if answered is not None:
             conn.send(encode(answered))
             return
@@ -432,7 +405,7 @@ class Table:
         except Refused as err:
             answer = err.to_error(action.id)
             if err.code != ErrorCode.UNAVAILABLE:
-                self._remember(seat, action.id, answer)
+                self.answers.remember(seat, action.id, answer)
             conn.send(encode(answer))
 
     async def _act(self, conn: Connection, action: Action) -> None:
@@ -446,7 +419,7 @@ class Table:
             self.computer.hint(conn, action.id, state)
             return
         if isinstance(action, ReviewAction):
-            self.computer.review(conn, action.id, state, self._remember)
+            self.computer.review(conn, action.id, state, self.answers.remember)
             return
         if isinstance(action, PlayAgainAction):
             await self._play_again(conn, action.id)
