@@ -22,8 +22,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from random import Random
 from typing import Any
 
-from kabes import review
-from kabes.ai import make_player
+from kabes.ai import make_player, review
 from kabes.ai.expert import Expert
 from kabes.server import wire
 from kabes.server.protocol import ReviewMove

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import Field, dataclass, field, fields, replace
 from typing import Any, Final, get_type_hints
 
-from kabes.review import REVIEW_BUDGET
+from kabes.ai.review import REVIEW_BUDGET
 from kabes.server.state import Timing
 
 PREFIX: Final = "kabes:"
