@@ -1,6 +1,6 @@
 """Strength of the computer levels: each against the level below, and expert against casual.
 
-Every pairing is a duplicate tournament (``kabes.tournament``): each deal is played with
+Every pairing is a duplicate tournament (``kabes.ai.tournament``): each deal is played with
 every side in every chair, so the luck of the deal cancels. Prints one table per variant and
 seat count (all of them by default, or those named as ``VARIANT`` or ``VARIANT:PLAYERS``).
 Beside each figure is what it is held to, never failing the run: the ladder (in every variant,
@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from kabes.ai.tournament import Setup, party_count, run
 from kabes.rules import VARIANTS
-from kabes.tournament import Setup, party_count, run
 
 PAIRS = [("casual", "beginner"), ("skilled", "casual"), ("expert", "skilled"), ("expert", "casual")]
 TRAIN_SEATS = (2, 4)

@@ -36,10 +36,10 @@ from typing import Any
 
 from kabes.ai import Expert
 from kabes.ai.knowledge import distinct
+from kabes.ai.tournament import wilson
 from kabes.ai.worlds import deal_world
 from kabes.match import Match
 from kabes.moves import LEFT, RIGHT, Move
-from kabes.tournament import wilson
 from kabes.views import View, view
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])

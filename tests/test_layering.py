@@ -1,6 +1,12 @@
-"""The layers of kabes import one way only (docs/engine.md draws them): no package imports
-another that imports it back, only the terminal draws with Rich, and the computer players ask
-a variant's Rules for its traits, never which variant it is.
+"""The layers of kabes import one way only (docs/engine.md draws them): no layer imports
+another that imports it back, each imports only the layers drawn below it, only the terminal
+draws with Rich, and the computer players ask a variant's Rules for its traits, never which
+variant it is.
+
+The engine is one layer, as DESIGN.md draws it: every module at the top of ``kabes``
+(``kabes.match``, ``kabes.views``, ``kabes.tiles``, ...) and the rules (``kabes.rules``).
+Every other package (``kabes.ai``, ``kabes.cli``, ``kabes.lessons``, ``kabes.server``,
+``kabes.words``) is a layer of its own.
 
 Every import counts, those inside functions and under ``TYPE_CHECKING`` too: an import moved
 into a function still ties the two layers together.
@@ -83,23 +89,43 @@ def _exists(root: Path, module: str) -> bool:
     return where.is_dir() or where.with_suffix(".py").is_file()
 
 
-def layer(module: str) -> str:
-    """The node of the package graph ``module`` belongs to: the package at the first level
-    under ``kabes`` (``kabes.ai``, ``kabes.cli``, ``kabes.rules``, ``kabes.server``), or for
-    a module at that level (the engine's: ``kabes.match``, ``kabes.views``, ``kabes.tiles``)
-    the module itself. The engine is layered within itself, around the rules and the levels
-    (tiles and hands below ``kabes.rules``, the match above them; ``kabes.review`` and
-    ``kabes.tournament`` above ``kabes.ai``), so it is never one node: that would make a cycle
-    of layers that depend one way."""
+ENGINE = "engine"
+"""The game engine's layer: the modules at the top of ``kabes`` and ``ENGINE_PACKAGES``."""
+
+ENGINE_PACKAGES = frozenset({"kabes.rules"})
+"""The packages DESIGN.md counts in the engine ("tiles, rules/<variant>, match, views,
+records"): one module per variant, built on the engine's pieces and scoring its matches."""
+
+BELOW: dict[str, frozenset[str]] = {
+    "kabes.cli": frozenset({"kabes.server", "kabes.lessons", "kabes.ai", "kabes.words", ENGINE}),
+    "kabes.server": frozenset({"kabes.lessons", "kabes.ai", "kabes.words", ENGINE}),
+    "kabes.lessons": frozenset({"kabes.words", ENGINE}),
+    "kabes.ai": frozenset({ENGINE}),
+    "kabes.words": frozenset(),
+    ENGINE: frozenset(),
+}
+"""Each layer, and the layers it may import (docs/engine.md's diagram): the terminal starts
+the server; the server seats the levels and serves the lessons; the lessons and the levels
+stand side by side on the engine; the words (the catalogs) and the engine import nothing of
+the others."""
+
+
+def layer(module: str, root: Path = SRC) -> str:
+    """The node of the layer graph ``module`` (under ``root``) belongs to: ``ENGINE`` for
+    ``kabes`` itself, a module at the top of ``kabes`` or one in ``ENGINE_PACKAGES``, else the
+    package at the first level under ``kabes`` (``kabes.ai``, ``kabes.cli``, ``kabes.server``)."""
     parts = module.split(".")
-    return ".".join(parts[:2]) if len(parts) > 1 else module
+    package = ".".join(parts[:2])
+    if len(parts) == 1 or package in ENGINE_PACKAGES:
+        return ENGINE
+    return package if root.joinpath(*parts[:2]).is_dir() else ENGINE
 
 
-def package_graph(root: Path) -> dict[str, dict[str, Import]]:
-    """Which layer imports which, with one import that shows it."""
+def package_graph(root: Path = SRC) -> dict[str, dict[str, Import]]:
+    """Which layer imports which, with one import that shows it (the first in file order)."""
     graph: dict[str, dict[str, Import]] = {}
     for found in imports(root):
-        source, target = layer(found.module), layer(found.target)
+        source, target = layer(found.module, root), layer(found.target, root)
         if source != target:
             graph.setdefault(source, {}).setdefault(target, found)
     return graph
@@ -134,27 +160,72 @@ def find_cycle(graph: dict[str, dict[str, Import]]) -> list[Import] | None:
     return None
 
 
-def describe(cycle: list[Import]) -> str:
+def _short(node: str) -> str:
+    return node.removeprefix("kabes.")
+
+
+def describe(cycle: list[Import], root: Path = SRC) -> str:
     """A cycle as a reader can follow it: the layers, then the import behind each step."""
     if not cycle:
         return "no cycle"
-    layers = " -> ".join([cycle[0].module.split(".")[1], *(i.target.split(".")[1] for i in cycle)])
-    return f"package cycle {layers}:\n" + "\n".join(f"  {i}" for i in cycle)
+    nodes = [layer(cycle[0].module, root), *(layer(i.target, root) for i in cycle)]
+    return f"layer cycle {' -> '.join(map(_short, nodes))}:\n" + "\n".join(
+        f"  {i}" for i in cycle
+    )
 
 
-def test_no_package_imports_a_package_that_imports_it_back() -> None:
+def wrong_ways(graph: dict[str, dict[str, Import]]) -> list[str]:
+    """The imports of a layer that ``BELOW`` does not draw under it, one per pair of layers;
+    a layer ``BELOW`` does not know is wrong whatever it imports."""
+    found = []
+    for source, targets in sorted(graph.items()):
+        for target, shown in sorted(targets.items()):
+            if target not in BELOW.get(source, frozenset()):
+                found.append(f"{_short(source)} -> {_short(target)}: {shown}")
+    return found
+
+
+def test_no_layer_imports_a_layer_that_imports_it_back() -> None:
     cycle = find_cycle(package_graph(SRC))
     assert cycle is None, describe(cycle or [])
 
 
+def test_each_layer_imports_only_the_layers_drawn_below_it() -> None:
+    """The engine imports none of ai, cli, server, lessons, words; the levels import neither
+    the terminal nor the server (nor the lessons); the server imports no terminal."""
+    assert wrong_ways(package_graph(SRC)) == []
+
+
+def test_every_package_is_placed_in_a_layer() -> None:
+    """A new package under ``kabes`` is put in the engine or given its place in ``BELOW``."""
+    packages = {
+        f"kabes.{path.relative_to(KABES).parts[0]}"
+        for path in KABES.glob("*/**/*.py")
+    }
+    assert packages - ENGINE_PACKAGES - set(BELOW) == set()
+
+
+def test_the_layers_drawn_make_no_cycle() -> None:
+    drawn = {
+        source: {target: Import(source, source, 0, target) for target in targets}
+        for source, targets in BELOW.items()
+    }
+    assert find_cycle(drawn) is None
+
+
 def test_the_graph_sees_the_layers_as_docs_engine_draws_them() -> None:
-    """The terminal is built on the levels, the levels on the rules and the engine: if these
-    edges vanished, the graph would be reading nothing."""
+    """Every layer is built on the engine, the terminal on the server and the levels, the
+    server on the levels and the lessons: if these edges vanished, the graph would be reading
+    nothing. The rules are the engine's, and the review and the tournaments the levels'."""
     graph = package_graph(SRC)
-    assert {"kabes.ai", "kabes.rules", "kabes.views"} <= set(graph["kabes.cli"])
-    assert {"kabes.rules", "kabes.views"} <= set(graph["kabes.ai"])
-    assert "kabes.tiles" in graph["kabes.rules"]
-    assert "kabes.ai" not in graph["kabes.rules"]
+    for source in set(BELOW) - {ENGINE, "kabes.words"}:
+        assert ENGINE in graph[source], source
+    assert {"kabes.ai", "kabes.server", "kabes.lessons", "kabes.words"} <= set(graph["kabes.cli"])
+    assert {"kabes.ai", "kabes.lessons", "kabes.words"} <= set(graph["kabes.server"])
+    assert "kabes.words" in graph["kabes.lessons"]
+    assert ENGINE not in graph, "the engine imports another layer"
+    assert layer("kabes.rules.haitian") == layer("kabes.match") == layer("kabes.tiles") == ENGINE
+    assert layer("kabes.ai.review") == layer("kabes.ai.tournament") == "kabes.ai"
 
 
 def _write(root: Path, module: str, text: str) -> None:
@@ -173,11 +244,43 @@ def test_a_cycle_through_an_import_inside_a_function_is_named(tmp_path: Path) ->
     _write(tmp_path, "kabes.tiles", "X = 1\n")
     cycle = find_cycle(package_graph(tmp_path))
     assert cycle is not None
-    told = describe(cycle)
-    assert told.startswith("package cycle ai -> cli -> ai:"), told
+    told = describe(cycle, tmp_path)
+    assert told.startswith("layer cycle ai -> cli -> ai:"), told
     assert "kabes/cli/words.py:2 imports kabes.ai" in told
     _write(tmp_path, "kabes.cli.words", "X = 1\n")
     assert find_cycle(package_graph(tmp_path)) is None
+
+
+def test_the_engine_and_the_rules_are_one_layer(tmp_path: Path) -> None:
+    """The match imports the rules and the rules import the engine's pieces: one layer, no
+    cycle. A module at the top of ``kabes`` importing the levels that import it back is one."""
+    _write(tmp_path, "kabes.match", "from kabes.rules import get_rules\n")
+    _write(tmp_path, "kabes.rules.base", "from kabes.tiles import Tile\n")
+    _write(tmp_path, "kabes.tiles", "X = 1\n")
+    _write(tmp_path, "kabes.ai.expert", "from kabes.views import View\n")
+    _write(tmp_path, "kabes.views", "from kabes.match import Match\n")
+    assert find_cycle(package_graph(tmp_path)) is None
+    _write(tmp_path, "kabes.review", "from kabes.ai.expert import Expert\n")
+    graph = package_graph(tmp_path)
+    cycle = find_cycle(graph)
+    assert cycle is not None
+    told = describe(cycle, tmp_path)
+    assert told.startswith("layer cycle engine -> ai -> engine:"), told
+    assert "kabes/review.py:1 imports kabes.ai.expert" in told
+    assert wrong_ways(graph) == ["engine -> ai: kabes/review.py:1 imports kabes.ai.expert"]
+
+
+def test_an_import_against_the_layers_is_named_without_a_cycle(tmp_path: Path) -> None:
+    _write(tmp_path, "kabes.ai.expert", "from kabes.server.config import Settings\n")
+    _write(tmp_path, "kabes.server.config", "X = 1\n")
+    _write(tmp_path, "kabes.gadgets.thing", "X = 1\n")
+    _write(tmp_path, "kabes.lessons.check", "from kabes.gadgets import thing\n")
+    graph = package_graph(tmp_path)
+    assert find_cycle(graph) is None
+    assert wrong_ways(graph) == [
+        "ai -> server: kabes/ai/expert.py:1 imports kabes.server.config",
+        "lessons -> gadgets: kabes/lessons/check.py:1 imports kabes.gadgets",
+    ]
 
 
 def rich_imports(root: Path) -> list[str]:
@@ -210,10 +313,18 @@ def test_a_rich_import_outside_the_terminal_is_found(tmp_path: Path) -> None:
     assert rich_imports(tmp_path) == ["kabes/ai/boards/line.py:2"]
 
 
-def variant_switches(source: str) -> list[str]:
+RUNS_MATCHES = frozenset({AI / "tournament.py"})
+"""The modules of ``ai/`` that play the levels against each other rather than choose moves:
+a tournament is of the variant it is given, which it passes on whole (to ``Match``,
+``get_rules`` and its report), so it may read a ``.variant``; it compares none and writes
+none. (The review replays a record and reads no ``.variant``.)"""
+
+
+def variant_switches(source: str, passes_variant_on: bool = False) -> list[str]:
     """Where the code asks which variant it plays rather than what its rules are: a
     comparison of a ``variant`` (``variant ==``, the issue's grep), a variant id written as a
-    string, or a ``.variant`` read for anything but fetching its Rules (``get_rules``)."""
+    string, or a ``.variant`` read for anything but fetching its Rules (``get_rules``), unless
+    ``passes_variant_on`` (``RUNS_MATCHES``)."""
     found = [m.group(0) for m in re.finditer(r"variant\s*(===?|!==?)", source)]
     tree = ast.parse(source)
     fetched: set[int] = set()
@@ -223,7 +334,12 @@ def variant_switches(source: str) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and node.value in VARIANT_IDS:
             found.append(f"line {node.lineno}: {node.value!r}")
-        if isinstance(node, ast.Attribute) and node.attr == "variant" and id(node) not in fetched:
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "variant"
+            and id(node) not in fetched
+            and not passes_variant_on
+        ):
             found.append(f"line {node.lineno}: .variant read but not to fetch its Rules")
     return found
 
@@ -232,7 +348,16 @@ def variant_switches(source: str) -> list[str]:
     "path", sorted(AI.rglob("*.py")), ids=lambda p: str(p.relative_to(AI))
 )
 def test_the_computer_players_read_traits_never_a_variant(path: Path) -> None:
-    assert variant_switches(path.read_text(encoding="utf-8")) == []
+    source = path.read_text(encoding="utf-8")
+    assert variant_switches(source, passes_variant_on=path in RUNS_MATCHES) == []
+
+
+def test_a_tournament_may_pass_its_variant_on_but_never_switch_on_it() -> None:
+    passed_on = "match = Match(setup.variant, setup.players)\n"
+    assert variant_switches(passed_on) != []
+    assert variant_switches(passed_on, passes_variant_on=True) == []
+    for switch in ("if setup.variant == 'plaza':\n    pass", "BUDGETS = {'haitian': 2.0}"):
+        assert variant_switches(switch, passes_variant_on=True) != [], switch
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""A hand reviewed for one seat (kabes.review): the seat's own choices, replayed from the
+"""A hand reviewed for one seat (kabes.ai.review): the seat's own choices, replayed from the
 record, and those where the expert would have played otherwise.
 
 The crafted hands are records written out here; each test checks the position it relies on
@@ -18,11 +18,11 @@ import pytest
 
 from deals import deal_of
 from kabes.ai.knowledge import distinct
+from kabes.ai.review import Decision, decisions, reconsider, review, same_choice, seeds
 from kabes.errors import BadOptions, BadRecord
 from kabes.match import Match
 from kabes.moves import TIMEOUT, Play, parse_move
 from kabes.records import replay, to_record
-from kabes.review import Decision, decisions, reconsider, review, same_choice, seeds
 from kabes.server import wire
 from kabes.tiles import full_set, parse_tile
 from kabes.views import View, view

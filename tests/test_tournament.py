@@ -7,10 +7,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from kabes.ai.tournament import Setup, _hand_winner, play_match, run, seating, wilson
 from kabes.cli.app import app
 from kabes.errors import BadOptions
 from kabes.results import Ending, HandResult
-from kabes.tournament import Setup, _hand_winner, play_match, run, seating, wilson
 
 runner = CliRunner()
 

@@ -19,9 +19,9 @@ from typing import Any
 
 from harness import Server, Socket, fresh, running, sqlite_url
 
+from kabes.ai.review import decisions
 from kabes.match import Match
 from kabes.records import replay, to_record
-from kabes.review import decisions
 from kabes.server import computers, wire
 from kabes.server.config import Settings
 from kabes.server.table import Table

@@ -23,13 +23,13 @@ from rich.progress import (
 from rich.table import Table
 
 from kabes.ai import DEFAULT_BUDGET
+from kabes.ai.tournament import Setup, run
 from kabes.cli.play import parse_option, start_game
 from kabes.cli.replay import show_replay
 from kabes.errors import KabesError
 from kabes.records import disagreements, filled, load_record
 from kabes.rules import DEFAULT_VARIANT, VARIANTS, get_rules
 from kabes.server.config import KINDS, ConfigError, ServerConfig, about, load
-from kabes.tournament import Setup, run
 from kabes.words import LANGUAGES
 
 OptionList = Annotated[

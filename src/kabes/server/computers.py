@@ -22,8 +22,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from random import Random
 from typing import Any
 
-from kabes import review
-from kabes.ai import make_player
+from kabes.ai import make_player, review
 from kabes.ai.expert import Expert
 from kabes.server import wire
 from kabes.server.protocol import ReviewMove
@@ -112,7 +111,7 @@ def advise(view: View, seed: int, budget: float) -> tuple[str, str]:
 
 def review_positions(record: dict[str, Any], seat: int, hand: int) -> list[review.Decision]:
     """The seat's choices in hand ``hand`` of the match ``record``: the positions a
-    ``review`` searches (kabes.review.decisions)."""
+    ``review`` searches (kabes.ai.review.decisions)."""
     return review.decisions(record, seat, hand)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import Field, dataclass, field, fields, replace
 from typing import Any, Final, get_type_hints
 
-from kabes.review import REVIEW_BUDGET
+from kabes.ai.review import REVIEW_BUDGET
 from kabes.server.state import Timing
 
 PREFIX: Final = "kabes:"
@@ -40,7 +40,7 @@ class Settings:
     expert_budget: float = 1.0
     hint_budget: float = 0.5
     review_budget: float = REVIEW_BUDGET
-    """Seconds the expert searches each position of a ``review`` (kabes.review)."""
+    """Seconds the expert searches each position of a ``review`` (kabes.ai.review)."""
     review_searches: int = 1
     """Review searches a process runs at once, every table together: ``kabes serve`` makes
     it its worker processes less workers.REVIEW_WORKERS_KEPT_FREE (at least one)."""

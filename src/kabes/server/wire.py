@@ -11,12 +11,12 @@ import functools
 from collections.abc import Callable
 from typing import Any, Final, TypeVar, cast
 
+from kabes.ai.review import Alternative
 from kabes.events import Event, LeadDrawn, LeaderChosen
 from kabes.explain import explanation_json
 from kabes.moves import Play
 from kabes.options import Options
 from kabes.results import HandResult, MatchResult
-from kabes.review import Alternative
 from kabes.rules import get_rules
 from kabes.rules.traits import traits_json
 from kabes.server.protocol import (

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from typing import Any, TypeVar
 
-from kabes.review import Decision, seeds
+from kabes.ai.review import Decision, seeds
 from kabes.server import computers
 from kabes.server.metrics import Metrics
 from kabes.server.protocol import ReviewMove
