@@ -7,6 +7,7 @@ out here from RULES.md, from the deal and the final hands, not read back from th
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -22,8 +23,10 @@ from kabes.line_hand import LineHand
 from kabes.match import Match
 from kabes.moves import LEFT, PUBLIC, RIGHT, TIMEOUT, Play, parse_move
 from kabes.results import HandResult
+from kabes.server import wire
 from kabes.tiles import Tile, full_set
 from kabes.trains import TrainHand
+from kabes.views import OWN_FIELDS, View, view, views_of
 
 TEAMS = {"partnership", "plaza-partners", "haitian-partners"}
 LINE_VARIANTS = ("partnership", "plaza", "plaza-partners", "haitian", "haitian-partners")
@@ -858,3 +861,31 @@ def test_an_open_ended_match_ends_when_the_host_finishes_it(
     else:
         want = [p for p, s in enumerate(scores) if s == max(scores)]
     assert list(match.result.winners) == want
+
+
+# -- every seat's view at once --------------------------------------------------------------
+
+
+def check_views_alike(match: Match, _events: list[Event] | None = None) -> None:
+    """views_of gives each seat exactly its own view; those views differ only in the seat's
+    own fields; and the server's messages built once for all seats are each seat's own."""
+    together = views_of(match)
+    assert list(together) == [view(match, seat) for seat in range(match.players)]
+    for other in together[1:]:
+        for name in (f.name for f in dataclasses.fields(View)):
+            if name not in OWN_FIELDS:
+                assert getattr(other, name) == getattr(together[0], name), name
+    assert wire.view_messages(together, None, None) == [
+        wire.view_message(v, None, None) for v in together
+    ]
+
+
+@settings(max_examples=25, deadline=None)
+@given(table=tables(), seed=seeds)
+def test_all_seats_views_at_once_are_each_seats_own_view(
+    table: tuple[str, int, dict], seed: int
+) -> None:
+    variant, players, options = table
+    match = Match(variant, players, options, rng=Random(seed))
+    check_views_alike(match)
+    play(match, Random(seed), max_hands=2, before=check_views_alike, after=check_views_alike)

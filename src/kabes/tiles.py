@@ -66,7 +66,8 @@ class Tile:
         return self.low * 16 + self.high
 
     def __str__(self) -> str:
-        return f"{self.low}-{self.high}"
+        # Written once per tile: every view writes every tile of a hand, at every change.
+        return _TEXT[self.low * 16 + self.high]
 
     def __repr__(self) -> str:
         return f"Tile({self.low}-{self.high})"
@@ -91,6 +92,9 @@ def _make_tiles() -> list[list[Tile]]:
 
 
 _TILES = _make_tiles()
+_TEXT = {low * 16 + high: f"{low}-{high}"
+         for low in range(MAX_PIPS + 1) for high in range(low, MAX_PIPS + 1)}
+"""Each tile as written, ``low-high``, by ``low * 16 + high``."""
 _INDEX: dict[tuple[int, int], int] = {}
 for _low in range(MAX_PIPS + 1):
     for _high in range(_low, MAX_PIPS + 1):

@@ -10,6 +10,7 @@ shown face up.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from kabes.board_facts import TrainView, no_board
 from kabes.errors import BadOptions
@@ -21,7 +22,11 @@ from kabes.options import Options
 from kabes.results import HandResult, MatchResult
 from kabes.tiles import Tile
 
-__all__ = ["TrainView", "View", "view"]
+__all__ = ["OWN_FIELDS", "TrainView", "View", "view", "views_of"]
+
+OWN_FIELDS = ("seat", "hand", "legal")
+"""The fields in which one seat's view differs from another's at the same moment: its own
+tiles and its own moves. Everything else a view holds is public."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,44 +95,65 @@ def view(match: Match, seat: int) -> View:
     """What ``seat`` may see of ``match`` now."""
     if not 0 <= seat < match.players:
         raise BadOptions(f"seat {seat} is not at this table (0 to {match.players - 1})")
+    return _seat_view(match, _public(match), seat)
+
+
+def views_of(match: Match) -> tuple[View, ...]:
+    """Every seat's view of ``match`` now, in seat order: the same as :func:`view` for each
+    seat, with what all of them are shown worked out once (a server tells every seat of a
+    change)."""
+    public = _public(match)
+    return tuple(_seat_view(match, public, seat) for seat in range(match.players))
+
+
+def _seat_view(match: Match, public: dict[str, Any], seat: int) -> View:
+    """``seat``'s view: the public part, and its own tiles and moves (:data:`OWN_FIELDS`)."""
+    hand = match.hand
+    return View(
+        seat=seat,
+        hand=() if hand is None else tuple(hand.hands[seat]),
+        legal=tuple(hand.legal_moves()) if hand is not None and hand.turn == seat else (),
+        **public,
+    )
+
+
+def _public(match: Match) -> dict[str, Any]:
+    """What every seat is shown alike: every field of a view but :data:`OWN_FIELDS`."""
     hand = match.hand
     board = no_board(match.players) if hand is None else hand.facts()
     nobody = (0,) * match.players
-    return View(
-        variant=match.variant,
-        players=match.players,
-        seat=seat,
-        teams=match.rules.teams,
-        options=match.options,
-        hand_number=len(match.log),
-        hand=() if hand is None else tuple(hand.hands[seat]),
-        counts=nobody if hand is None else tuple(len(h) for h in hand.hands),
-        stock=0 if hand is None else hand.stock_left,
-        turn=None if hand is None else hand.turn,
-        leader=None if hand is None else hand.leader,
-        legal=tuple(hand.legal_moves()) if hand is not None and hand.turn == seat else (),
-        line=board.line,
-        ends=board.ends,
-        forced_lead=board.forced_lead,
-        engine=board.engine,
-        trains=board.trains,
-        open_double=board.open_double,
-        played=() if hand is None else tuple(hand.played),
-        passes=() if hand is None else tuple(hand.passes),
-        draws=nobody if hand is None else tuple(hand.draw_counts),
-        voids=board.voids,
-        scores=tuple(match.state.scores),
-        hands_played=match.state.hands_played,
-        hand_wins=tuple(match.state.hand_wins),
-        last_player=board.last_player,
-        first_turns_done=board.first_turns_done,
-        drew_this_turn=board.drew_this_turn,
-        empty_passes=board.empty_passes,
-        revealed=_face_up(hand),
-        last_result=match.log[-1].result if match.log else None,
-        last_explanation=match.log[-1].explanation if match.log else None,
-        match_result=match.result,
-    )
+    return {
+        "variant": match.variant,
+        "players": match.players,
+        "teams": match.rules.teams,
+        "options": match.options,
+        "hand_number": len(match.log),
+        "counts": nobody if hand is None else tuple(len(h) for h in hand.hands),
+        "stock": 0 if hand is None else hand.stock_left,
+        "turn": None if hand is None else hand.turn,
+        "leader": None if hand is None else hand.leader,
+        "line": board.line,
+        "ends": board.ends,
+        "forced_lead": board.forced_lead,
+        "engine": board.engine,
+        "trains": board.trains,
+        "open_double": board.open_double,
+        "played": () if hand is None else tuple(hand.played),
+        "passes": () if hand is None else tuple(hand.passes),
+        "draws": nobody if hand is None else tuple(hand.draw_counts),
+        "voids": board.voids,
+        "scores": tuple(match.state.scores),
+        "hands_played": match.state.hands_played,
+        "hand_wins": tuple(match.state.hand_wins),
+        "last_player": board.last_player,
+        "first_turns_done": board.first_turns_done,
+        "drew_this_turn": board.drew_this_turn,
+        "empty_passes": board.empty_passes,
+        "revealed": _face_up(hand),
+        "last_result": match.log[-1].result if match.log else None,
+        "last_explanation": match.log[-1].explanation if match.log else None,
+        "match_result": match.result,
+    }
 
 
 def _face_up(hand: Hand | None) -> tuple[tuple[Tile, ...], ...] | None:

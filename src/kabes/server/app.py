@@ -399,12 +399,14 @@ def _socket(app: FastAPI, services: Services) -> None:
         times: deque[float] = deque()
         try:
             while True:
-                timeout = HELLO_SECONDS if table is None else None
-                try:
-                    frame = await asyncio.wait_for(ws.receive(), timeout)
-                except TimeoutError:
-                    sock.close(1008)
-                    break
+                if table is None:
+                    try:
+                        frame = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
+                    except TimeoutError:
+                        sock.close(1008)
+                        break
+                else:
+                    frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
                 data = frame.get("text")

@@ -4,6 +4,7 @@ can build many apps in one process)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
@@ -17,6 +18,7 @@ class Metrics:
     budgets, searches in flight and late moves."""
 
     def __init__(self) -> None:
+        self._latencies: dict[type, Histogram] = {}
         self.registry = CollectorRegistry()
         self.tables = Gauge(
             "kabes_tables", "Tables in memory, by status.", ["status"], registry=self.registry
@@ -61,6 +63,16 @@ class Metrics:
             "kabes_store_batch_entries", "Entries committed together.",
             buckets=(1, 2, 5, 10, 20, 50, 100, 200, 500), registry=self.registry,
         )
+
+    def action_latency(self, action: Any) -> Histogram:
+        """The latency histogram of ``action``'s type (``play``, ``start``...), found once per
+        type: every action is timed, and a label lookup takes a lock."""
+        kind = type(action)
+        found = self._latencies.get(kind)
+        if found is None:
+            label = kind.__name__.removesuffix("Action").lower()
+            found = self._latencies[kind] = self.latency.labels(label)
+        return found
 
     def count_tables(self, statuses: Callable[[], dict[str, int]]) -> None:
         """Read the table counts from ``statuses`` at every scrape."""

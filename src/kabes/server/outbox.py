@@ -24,7 +24,7 @@ from kabes.server.protocol import (
     encode,
 )
 from kabes.server.state import Seat, Status, TableState
-from kabes.views import view
+from kabes.views import view, views_of
 
 Connected = Callable[[int], bool]
 """Whether a seat has a socket open now (the actor's to say: sockets are not state)."""
@@ -102,10 +102,9 @@ def updates(
     shared = Raw(encode(summary(state, connected)))
     public = news + [wire.event_json(e) for e in events if e.to is None]
     public_raw = Raw(encode(public))
-    running = clocks(state, now)
-    memo: dict[str, Any] = {}
+    clock, pause = clocks(state, now)
+    seen_by = wire.view_messages(views_of(state.rules_match), clock, pause)
     for seat in seats:
         own = [wire.event_json(e) for e in events if e.to == seat]
         seen: list[dict[str, Any]] | Raw = public + own if own else public_raw
-        message = Update(state.seq, shared, seen, seat_view(state, seat, running, memo))
-        yield seat, encode(message)
+        yield seat, encode(Update(state.seq, shared, seen, seen_by[seat]))

@@ -97,6 +97,8 @@ class Table:
         self.rng = random.Random(os.urandom(16))
         self.task: asyncio.Task[None] | None = None
         self._timer: Timer | None = None
+        self._timer_at = 0.0
+        """When the timer fires (its clock time)."""
         self.closed = False
         self._stale = False
         """A write failed and the store could not be read back: this state may hold a change
@@ -205,8 +207,8 @@ class Table:
         if isinstance(item, ClientAction):
             await self._on_action(item.conn, item.action)
             if self.metrics is not None and item.received:
-                kind = type(item.action).__name__.removesuffix("Action").lower()
-                self.metrics.latency.labels(kind).observe(time.perf_counter() - item.received)
+                self.metrics.action_latency(item.action).observe(
+                    time.perf_counter() - item.received)
         elif isinstance(item, Attach):
             await self._on_attach(item.conn)
         elif isinstance(item, Greet):
@@ -456,18 +458,23 @@ class Table:
     # Clocks --------------------------------------------------------------------------------
 
     def _reschedule(self) -> None:
-        """Set the timer for the running clock, and wake a computer seat whose turn it is."""
+        """Make sure a timer fires by the running clock's deadline, and wake a computer seat
+        whose turn it is. A timer already set for no later than the deadline is kept: if it
+        fires early, the tick finds no clock run out and sets the next one (a move moves the
+        deadline, and setting a timer at every move would cost more than an early tick)."""
         if self.closed or self.lost:
             return
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
         deadline = self.state.deadline()
         if deadline is not None:
-            self._timer = self.clock.call_at(max(deadline, self._retry_at), self._tick)
+            when = max(deadline, self._retry_at)
+            if self._timer is None or self._timer_at > when:
+                if self._timer is not None:
+                    self._timer.cancel()
+                self._timer, self._timer_at = self.clock.call_at(when, self._tick), when
         self.computer.wake(self.state)
 
     def _tick(self) -> None:
+        self._timer = None
         self.inbox.put_nowait(Tick())
 
 

@@ -11,6 +11,8 @@ import functools
 from collections.abc import Callable
 from typing import Any, Final, TypeVar, cast
 
+import msgspec
+
 from kabes.ai.review import Alternative
 from kabes.events import Event, LeadDrawn, LeaderChosen
 from kabes.explain import explanation_json
@@ -154,8 +156,7 @@ def view_message(
         None if view.line is None
         else _shared(memo, "line", view.line, lambda: _laid(view.line or ())),
         None if view.ends is None else list(view.ends),
-        # A forced lead is in the leader's hand until laid: only the leader's view names it.
-        None if view.forced_lead is None or view.seat != view.leader else str(view.forced_lead),
+        _forced_lead(view),
         None if view.engine is None else str(view.engine),
         _shared(memo, "trains", view.trains, lambda: [
             Train(t.owner, _laid(t.laid), t.end, t.marked) for t in view.trains
@@ -186,6 +187,32 @@ def variant_traits(variant: str, players: int) -> Raw:
     it never asks which variant it shows: built and encoded once per variant and seat count,
     and carried as it is in every view."""
     return Raw(encode(traits_json(get_rules(variant), players)))
+
+
+def view_messages(
+    views: tuple[View, ...], clock: Clock | None, pause: Pause | None
+) -> list[ViewMessage]:
+    """Every seat's VIEW at one moment (``views``: kabes.views.views_of), built once: the
+    first in full, each other from it with that seat's own fields (views.OWN_FIELDS, and the
+    forced lead, named to the leader only) taken from its own view."""
+    if not views:
+        return []
+    first = view_message(views[0], clock, pause)
+    out = [first]
+    for own in views[1:]:
+        out.append(msgspec.structs.replace(
+            first,
+            seat=own.seat,
+            hand=[str(t) for t in own.hand],
+            legal=[move_text(m) for m in own.legal],
+            forced_lead=_forced_lead(own),
+        ))
+    return out
+
+
+def _forced_lead(view: View) -> str | None:
+    """A forced lead is in the leader's hand until laid: only the leader's view names it."""
+    return None if view.forced_lead is None or view.seat != view.leader else str(view.forced_lead)
 
 
 def view_json(view: View, clock: Clock | None = None, pause: Pause | None = None) -> dict[str, Any]:
