@@ -15,7 +15,7 @@ from harness import Server, Socket, fresh, running, sqlite_url
 
 from kabes.records import replay
 from kabes.server import wire
-from kabes.server.clock import FakeClock
+from kabes.server.clock import Alarm, FakeClock
 from kabes.server.config import Settings
 
 _ids = itertools.count()
@@ -500,3 +500,24 @@ async def test_after_a_restart_a_person_keeps_the_normal_clock_until_back_or_a_t
         if table.state.turn == 0:
             assert table.state.away(0)
             assert table.state.deadline() == table.state.turn_start + 5
+
+
+def test_an_alarm_goes_off_by_its_earliest_deadline_and_never_late() -> None:
+    """A table's alarm set for a later deadline keeps its earlier one (it goes off early and
+    the table sets it again); set for an earlier one, it goes off then."""
+    fake = FakeClock(start=100.0)
+    rang: list[float] = []
+    alarm = Alarm(fake, lambda: rang.append(fake.now()))
+    alarm.set(145.0)
+    alarm.set(150.0)  # a move moved the deadline on: the alarm stays at 145
+    alarm.set(120.0)  # a seat went away: the deadline came sooner
+    fake.advance(19.9)
+    assert rang == []
+    fake.advance(0.1)
+    assert rang == [120.0]
+    fake.advance(100.0)
+    assert rang == [120.0], "it went off once; the table sets it again"
+    alarm.set(230.0)
+    alarm.cancel()
+    fake.advance(100.0)
+    assert rang == [120.0]

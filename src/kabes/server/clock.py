@@ -35,6 +35,39 @@ class Clock(Protocol):
         ...
 
 
+class Alarm:
+    """A table's timer for its running clock (a turn's or the pause's): it goes off no later
+    than the deadline it was last set for. Set for a later deadline than it already has, it is
+    left as it is: it goes off early, the table finds no clock run out, and sets it again. A
+    deadline moves at every move, and setting a timer at every move would cost more than an
+    early call now and then."""
+
+    def __init__(self, clock: Clock, callback: Callable[[], None]) -> None:
+        self.clock = clock
+        self.callback = callback
+        self._timer: Timer | None = None
+        self._at = 0.0
+
+    def set(self, when: float) -> None:
+        """Go off at ``when`` or before it."""
+        if self._timer is not None:
+            if self._at <= when:
+                return
+            self._timer.cancel()
+        self._at = when
+        self._timer = self.clock.call_at(when, self._ring)
+
+    def cancel(self) -> None:
+        """Do not go off."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _ring(self) -> None:
+        self._timer = None
+        self.callback()
+
+
 class RealClock:
     """The machine's wall clock, with the running event loop's timers."""
 

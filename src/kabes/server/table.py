@@ -23,7 +23,7 @@ from typing import Any
 from kabes.errors import KabesError
 from kabes.server import actions, outbox
 from kabes.server.answers import Answers
-from kabes.server.clock import Clock, Timer
+from kabes.server.clock import Alarm, Clock
 from kabes.server.computer_seats import ComputerSeats
 from kabes.server.config import Settings
 from kabes.server.inbox import (
@@ -96,9 +96,8 @@ class Table:
                                       self.inbox.put_nowait, metrics)
         self.rng = random.Random(os.urandom(16))
         self.task: asyncio.Task[None] | None = None
-        self._timer: Timer | None = None
-        self._timer_at = 0.0
-        """When the timer fires (its clock time)."""
+        self.alarm = Alarm(clock, lambda: self.inbox.put_nowait(Tick()))
+        """Goes off when the running clock (a turn's, the pause's) may have run out."""
         self.closed = False
         self._stale = False
         """A write failed and the store could not be read back: this state may hold a change
@@ -158,8 +157,7 @@ class Table:
     async def stop(self) -> None:
         """Stop the actor (the hub shutting down or forgetting a finished table)."""
         self.closed = True
-        if self._timer is not None:
-            self._timer.cancel()
+        self.alarm.cancel()
         self.computer.stop()
         if self.task is not None:
             self.task.cancel()
@@ -302,9 +300,7 @@ class Table:
         if self.lost:
             return
         self.lost = True
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self.alarm.cancel()
         if self.on_lost is not None:
             # After the refusal in hand is answered: the asker hears why, then the socket
             # closes.
@@ -458,24 +454,13 @@ class Table:
     # Clocks --------------------------------------------------------------------------------
 
     def _reschedule(self) -> None:
-        """Make sure a timer fires by the running clock's deadline, and wake a computer seat
-        whose turn it is. A timer already set for no later than the deadline is kept: if it
-        fires early, the tick finds no clock run out and sets the next one (a move moves the
-        deadline, and setting a timer at every move would cost more than an early tick)."""
+        """Set the alarm for the running clock, and wake a computer seat whose turn it is."""
         if self.closed or self.lost:
             return
         deadline = self.state.deadline()
         if deadline is not None:
-            when = max(deadline, self._retry_at)
-            if self._timer is None or self._timer_at > when:
-                if self._timer is not None:
-                    self._timer.cancel()
-                self._timer, self._timer_at = self.clock.call_at(when, self._tick), when
+            self.alarm.set(max(deadline, self._retry_at))
         self.computer.wake(self.state)
-
-    def _tick(self) -> None:
-        self._timer = None
-        self.inbox.put_nowait(Tick())
 
 
 async def restore(table: Table, entries: list[Entry], heartbeat: float | None) -> None:
