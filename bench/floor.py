@@ -25,11 +25,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import itertools
 import os
 import secrets
-import sys
 import threading
 import time
 from collections import deque
@@ -39,31 +37,30 @@ from typing import Any
 import msgspec
 import uvicorn
 
+from kabes.server.runtime import tune_runtime, uvicorn_config
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Coroutine[Any, Any, None]]
 
-# As kabes.cli.serve starts uvicorn and the process (copied, not imported: the floor loads
-# nothing of Kabès).
-PING_SECONDS = 10.0
-MAX_MESSAGE_BYTES = 4096
-GC_THRESHOLDS = (1_000, 100, 50)
-SWITCH_SECONDS = 0.0005
 
 # Frame lengths in bytes, as kabes serve sends them at bench/load.py's flat-out tables
-# (partnership, four people, to 500 points; the mean of each kind over about 450,000 updates).
-MOVE_UPDATE = 1548
+# (partnership, four people, to 500 points; the mean of each kind over about 450,000 updates,
+# measured before every view carried the variant's traits, which add TRAITS bytes to each).
+TRAITS = 206
+"""``,"traits":{...}`` of a partnership table's view (kabes.server.wire.variant_traits)."""
+MOVE_UPDATE = 1548 + TRAITS
 """An update after a move that does not end the hand (a pass folded in about one in eight)."""
-HAND_END_UPDATE = 2458
+HAND_END_UPDATE = 2458 + TRAITS
 """The update after the move that ends a hand (status between_hands, the hand's result)."""
-OVER_UPDATE = 2608
+OVER_UPDATE = 2608 + TRAITS
 """The update after the move that ends the match (status over)."""
-DEAL_UPDATE = 1474
+DEAL_UPDATE = 1474 + TRAITS
 """The update of a deal (after start or next_hand)."""
-CONNECTED_UPDATE = 1203
+CONNECTED_UPDATE = 1203 + TRAITS
 """The update telling a waiting table that a seat connected."""
-WELCOME = 1174
+WELCOME = 1174 + TRAITS
 """The answer to hello (the ack, about 36 bytes, is small without padding)."""
 MOVES_PER_HAND = 22
 """Plays in a hand at those tables (22.4 on average)."""
@@ -335,27 +332,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.exit_with_parent:
         exit_with_parent()
-    config = uvicorn.Config(
-        app,
-        host=args.host,
-        port=args.port,
-        ws="websockets-sansio",
-        ws_max_size=MAX_MESSAGE_BYTES,
-        ws_per_message_deflate=False,
-        ws_ping_interval=PING_SECONDS,
-        ws_ping_timeout=PING_SECONDS,
-        log_level="warning",
-        access_log=False,
-        loop="uvloop" if sys.platform != "win32" else "asyncio",
-        http="httptools",
-        timeout_graceful_shutdown=3,
-    )
-    server = uvicorn.Server(config)
+    # Exactly as kabes serve runs: the same uvicorn settings and runtime (kabes.server.runtime,
+    # the only part of Kabès the floor loads).
+    server = uvicorn.Server(uvicorn_config(app, args.host, args.port))
     print(f"The floor is serving at http://{args.host}:{args.port}/", flush=True)
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-    sys.setswitchinterval(SWITCH_SECONDS)
+    tune_runtime()
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
 

@@ -23,7 +23,8 @@ class Traits:
     title: str
     """The variant's name for people, for a client whose words have no name for it."""
     board: str
-    """The kind of board: ``"line"`` or ``"trains"`` (a key of ``kabes.boards.BOARDS``)."""
+    """The kind of board: ``"line"`` or ``"trains"`` (a key of ``kabes.ai.boards.TACTICS``
+    and ``kabes.cli.boards.BOARDS``)."""
     top: int
     """The highest number in the set: 6 (double-six) or 12 (double-twelve)."""
     teams: bool
