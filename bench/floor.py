@@ -162,6 +162,14 @@ class Table:
             TABLES.pop(self.code, None)
 
     def act(self, seat: int, action: Action) -> None:
+        if PACE[0] > 0 and action.type == "play":
+            WAITING.append((self, seat, action))  # answered by the next "commit"
+            if len(WAITING) == 1:
+                ARRIVED.set()
+            return
+        self.answer(seat, action)
+
+    def answer(self, seat: int, action: Action) -> None:
         kind = action.type
         sock = self.sockets[seat]
         assert sock is not None
@@ -196,10 +204,34 @@ class Table:
         self.broadcast(DEAL_UPDATE)
 
 
+PACE = [0.0]
+"""Seconds the floor waits before answering the plays that arrived meanwhile, like Kabès's
+group commit (``--pace-ms``): 0 answers every play at once."""
+WAITING: list[tuple[Table, int, Action]] = []
+ARRIVED = asyncio.Event()
+
+
+async def commits() -> None:
+    """Answer the plays in groups, as Kabès's store releases them: the plays waiting when a
+    "commit" begins are answered when it ends, ``PACE`` seconds later; those that arrive
+    meanwhile wait for the next one."""
+    while True:
+        await ARRIVED.wait()
+        ARRIVED.clear()
+        batch = WAITING[:]
+        del WAITING[:]
+        await asyncio.sleep(PACE[0])
+        for table, seat, action in batch:
+            table.answer(seat, action)
+        if WAITING:
+            ARRIVED.set()
+
+
 PLAYERS: dict[str, int] = {}
 """Token → player."""
 TABLES: dict[str, Table] = {}
 NUMBERS = itertools.count(1)
+RUNNING: list[asyncio.Task[None]] = []
 
 
 # The app -----------------------------------------------------------------------------------
@@ -214,6 +246,8 @@ async def app(scope: Scope, receive: Receive, send: Send) -> None:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                if PACE[0] > 0:
+                    RUNNING.append(asyncio.get_running_loop().create_task(commits()))
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 await send({"type": "lifespan.shutdown.complete"})
@@ -327,11 +361,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--pace-ms", type=float, default=0.0,
+                        help="answer plays in groups, this many ms after they arrive, as "
+                             "Kabès's group commit does (0: at once)")
     parser.add_argument("--exit-with-parent", action="store_true",
                         help="end when the process that started this one ends")
     args = parser.parse_args()
     if args.exit_with_parent:
         exit_with_parent()
+    PACE[0] = args.pace_ms / 1000
     # Exactly as kabes serve runs: the same uvicorn settings and runtime (kabes.server.runtime,
     # the only part of Kabès the floor loads).
     server = uvicorn.Server(uvicorn_config(app, args.host, args.port))

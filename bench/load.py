@@ -210,14 +210,17 @@ class Server:
 
 
 class FloorServer(Server):
-    """bench/floor.py (the bare server on the same stack) in a process group of its own."""
+    """bench/floor.py (the bare server on the same stack) in a process group of its own,
+    answering plays ``pace_ms`` after they arrive, in groups (0: at once)."""
 
-    def __init__(self, args: argparse.Namespace, folder: Path, name: str) -> None:
+    def __init__(
+        self, args: argparse.Namespace, folder: Path, name: str, pace_ms: float = 0.0
+    ) -> None:
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
         self.log = open(folder / f"{name}.log", "wb")  # noqa: SIM115
         command = [sys.executable, str(Path(__file__).with_name("floor.py")), "--host", HOST,
-                   "--port", str(self.port), "--exit-with-parent"]
+                   "--port", str(self.port), "--exit-with-parent", "--pace-ms", str(pace_ms)]
         self.process = subprocess.Popen(
             command, cwd=folder, stdout=self.log, stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -868,10 +871,13 @@ def human_pace(args: argparse.Namespace, folder: Path) -> tuple[Measure, list[Me
     return best, measures
 
 
-def flat_out(args: argparse.Namespace, folder: Path, floor: bool = False) -> Measure:
+def flat_out(
+    args: argparse.Namespace, folder: Path, floor: bool = False, pace_ms: float = 0.0
+) -> Measure:
     """200 tables of people that never think: durable moves per second (with ``floor``, the
-    same clients against bench/floor.py's bare server)."""
-    server = FloorServer(args, folder, "floor") if floor else Server(args, folder, "flat")
+    same clients against bench/floor.py's bare server, answering ``pace_ms`` late)."""
+    server = (FloorServer(args, folder, f"floor-{pace_ms:.0f}", pace_ms) if floor
+              else Server(args, folder, "flat"))
     clients: Clients | None = None
     try:
         server.wait_ready()
@@ -963,8 +969,10 @@ def floor_lines(args: argparse.Namespace, folder: Path, flat: Measure) -> list[s
     clients for the same window."""
     ms = cpu_per_move(flat)
     lines = []
+    commit_ms = flat.committing * 1000 / max(1.0, flat.commits)
     try:
-        bare = flat_out(args, folder, floor=True)
+        bare = flat_out(args, folder, floor=True, pace_ms=commit_ms)
+        at_once = flat_out(args, folder, floor=True)
     except (Exception, SystemExit) as err:  # the bench's own failures are SystemExit
         lines.append(f"floor: not measured ({type(err).__name__}: {err})")
         return lines
@@ -972,6 +980,12 @@ def floor_lines(args: argparse.Namespace, folder: Path, flat: Measure) -> list[s
     ratio = f"{ms / floor_ms:.1f} times" if floor_ms > 0 else "? times"
     lines.append(f"floor: bare server on the same stack, CPU {floor_ms:.3f} ms a move; "
                  f"kabes {ms:.2f} ms = {ratio} the floor")
+    lines.append(
+        f"  the floor answered each play after a group commit's time ({commit_ms:.1f} ms, "
+        f"Kabès's mean this run), so both served the same kind of traffic; answering at "
+        f"once it made {at_once.moves_per_second:.0f} moves per second at "
+        f"{cpu_per_move(at_once):.3f} ms a move (kabes = "
+        f"{ms / max(1e-9, cpu_per_move(at_once)):.1f} times that)")
     lines.append(
         f"  floor run: {bare.moves_per_second:.0f} moves per second, p99 {bare.p99:.1f} ms, "
         f"errors {bare.errors}; CPU over the {bare.seconds:.0f} s window: clients "
