@@ -26,7 +26,7 @@ from kabes.results import HandResult
 from kabes.server import wire
 from kabes.tiles import Tile, full_set
 from kabes.trains import TrainHand
-from kabes.views import OWN_FIELDS, View, view, views_of
+from kabes.views import OWN_FIELDS, View, own_view, view, views_of
 
 TEAMS = {"partnership", "plaza-partners", "haitian-partners"}
 LINE_VARIANTS = ("partnership", "plaza", "plaza-partners", "haitian", "haitian-partners")
@@ -869,13 +869,14 @@ def test_an_open_ended_match_ends_when_the_host_finishes_it(
 def check_views_alike(match: Match, _events: list[Event] | None = None) -> None:
     """views_of gives each seat exactly its own view; those views differ only in the seat's
     own fields; and the server's messages built once for all seats are each seat's own."""
-    together = views_of(match)
-    assert list(together) == [view(match, seat) for seat in range(match.players)]
+    first, owns = views_of(match)
+    together = [own_view(first, own) for own in owns]
+    assert together == [view(match, seat) for seat in range(match.players)]
     for other in together[1:]:
         for name in (f.name for f in dataclasses.fields(View)):
             if name not in OWN_FIELDS:
                 assert getattr(other, name) == getattr(together[0], name), name
-    assert wire.view_messages(together, None, None) == [
+    assert wire.view_messages(first, owns, None, None) == [
         wire.view_message(v, None, None) for v in together
     ]
 

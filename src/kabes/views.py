@@ -9,7 +9,7 @@ shown face up.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kabes.board_facts import TrainView, no_board
@@ -22,7 +22,7 @@ from kabes.options import Options
 from kabes.results import HandResult, MatchResult
 from kabes.tiles import Tile
 
-__all__ = ["OWN_FIELDS", "TrainView", "View", "view", "views_of"]
+__all__ = ["OWN_FIELDS", "Own", "TrainView", "View", "own_view", "view", "views_of"]
 
 OWN_FIELDS = ("seat", "hand", "legal")
 """The fields in which one seat's view differs from another's at the same moment: its own
@@ -98,12 +98,33 @@ def view(match: Match, seat: int) -> View:
     return _seat_view(match, _public(match), seat)
 
 
-def views_of(match: Match) -> tuple[View, ...]:
-    """Every seat's view of ``match`` now, in seat order: the same as :func:`view` for each
-    seat, with what all of them are shown worked out once (a server tells every seat of a
-    change)."""
-    public = _public(match)
-    return tuple(_seat_view(match, public, seat) for seat in range(match.players))
+@dataclass(frozen=True, slots=True)
+class Own:
+    """What one seat's view holds that another's does not (:data:`OWN_FIELDS`)."""
+
+    seat: int
+    hand: tuple[Tile, ...]
+    legal: tuple[Play, ...]
+
+
+def views_of(match: Match) -> tuple[View, tuple[Own, ...]]:
+    """Every seat's view of ``match`` now, worked out once (a server tells every seat of a
+    change): seat 0's whole view, and each seat's own part, seat 0's included. Seat ``s``'s
+    view is seat 0's with ``s``'s own part in its place (``own_view``), exactly :func:`view`."""
+    hand = match.hand
+    owns = tuple(
+        Own(seat,
+            () if hand is None else tuple(hand.hands[seat]),
+            tuple(hand.legal_moves()) if hand is not None and hand.turn == seat else ())
+        for seat in range(match.players)
+    )
+    first = owns[0]
+    return View(seat=0, hand=first.hand, legal=first.legal, **_public(match)), owns
+
+
+def own_view(first: View, own: Own) -> View:
+    """A seat's whole view from seat 0's and its own part (see :func:`views_of`)."""
+    return replace(first, seat=own.seat, hand=own.hand, legal=own.legal)
 
 
 def _seat_view(match: Match, public: dict[str, Any], seat: int) -> View:

@@ -103,7 +103,7 @@ def updates(
     public = news + [wire.event_json(e) for e in events if e.to is None]
     public_raw = Raw(encode(public))
     clock, pause = clocks(state, now)
-    seen_by = wire.view_messages(views_of(state.rules_match), clock, pause)
+    seen_by = wire.view_messages(*views_of(state.rules_match), clock, pause)
     for seat in seats:
         own = [wire.event_json(e) for e in events if e.to == seat]
         seen: list[dict[str, Any]] | Raw = public + own if own else public_raw

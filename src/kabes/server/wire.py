@@ -33,7 +33,7 @@ from kabes.server.protocol import (
 )
 from kabes.server.protocol import View as ViewMessage
 from kabes.tiles import MAX_PIPS, Tile
-from kabes.views import View
+from kabes.views import Own, View
 
 T = TypeVar("T")
 
@@ -156,7 +156,7 @@ def view_message(
         None if view.line is None
         else _shared(memo, "line", view.line, lambda: _laid(view.line or ())),
         None if view.ends is None else list(view.ends),
-        _forced_lead(view),
+        _forced_lead(view.forced_lead, view.seat, view.leader),
         None if view.engine is None else str(view.engine),
         _shared(memo, "trains", view.trains, lambda: [
             Train(t.owner, _laid(t.laid), t.end, t.marked) for t in view.trains
@@ -190,29 +190,27 @@ def variant_traits(variant: str, players: int) -> Raw:
 
 
 def view_messages(
-    views: tuple[View, ...], clock: Clock | None, pause: Pause | None
+    first: View, owns: tuple[Own, ...], clock: Clock | None, pause: Pause | None
 ) -> list[ViewMessage]:
-    """Every seat's VIEW at one moment (``views``: kabes.views.views_of), built once: the
-    first in full, each other from it with that seat's own fields (views.OWN_FIELDS, and the
-    forced lead, named to the leader only) taken from its own view."""
-    if not views:
-        return []
-    first = view_message(views[0], clock, pause)
-    out = [first]
-    for own in views[1:]:
+    """Every seat's VIEW at one moment (``first``, ``owns``: kabes.views.views_of), built
+    once: seat 0's in full, each other's from it with that seat's own fields (its seat, tiles
+    and moves, and the forced lead, named to the leader only) from its own part."""
+    message = view_message(first, clock, pause)
+    out = [message]
+    for own in owns[1:]:
         out.append(msgspec.structs.replace(
-            first,
+            message,
             seat=own.seat,
             hand=[str(t) for t in own.hand],
             legal=[move_text(m) for m in own.legal],
-            forced_lead=_forced_lead(own),
+            forced_lead=_forced_lead(first.forced_lead, own.seat, first.leader),
         ))
     return out
 
 
-def _forced_lead(view: View) -> str | None:
+def _forced_lead(tile: Tile | None, seat: int | None, leader: int | None) -> str | None:
     """A forced lead is in the leader's hand until laid: only the leader's view names it."""
-    return None if view.forced_lead is None or view.seat != view.leader else str(view.forced_lead)
+    return None if tile is None or seat != leader else str(tile)
 
 
 def view_json(view: View, clock: Clock | None = None, pause: Pause | None = None) -> dict[str, Any]:
