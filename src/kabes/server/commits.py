@@ -14,12 +14,16 @@ import json
 import time
 from dataclasses import dataclass
 
+import msgspec
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
 from kabes.server.effects import Effect, HandRated, MatchFinished, MatchStarted, TableStatus
 from kabes.server.schema import match_players, matches, ratings, servers, table_events, tables
 from kabes.server.tablelog import Entry
+
+_JSON = msgspec.json.Encoder().encode
+"""An entry's data as compact JSON (the log is read back with any JSON reader)."""
 
 MODEL = PlackettLuce()
 """The rating model (openskill's Plackett-Luce): partners are one team in team variants."""
@@ -93,7 +97,7 @@ def write(conn: sa.Connection, batch: list[Pending], server: str) -> dict[int, i
             "code": item.code,
             "seq": entry.seq,
             "kind": entry.kind,
-            "data": json.dumps(entry.data, separators=(",", ":")),
+            "data": _JSON(entry.data).decode(),
             "at": entry.at,
             "seat": entry.seat,
             "action": entry.action,
