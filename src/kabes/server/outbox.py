@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from kabes.events import Event
 from kabes.server import wire
 from kabes.server.protocol import (
     Clock,
@@ -66,14 +67,11 @@ def clocks(state: TableState, now: float) -> tuple[Clock | None, Pause | None]:
 
 
 def seat_view(
-    state: TableState,
-    seat: int,
-    running: tuple[Clock | None, Pause | None],
-    memo: dict[str, Any] | None = None,
+    state: TableState, seat: int, running: tuple[Clock | None, Pause | None]
 ) -> View:
     """``seat``'s VIEW with the running clocks (before the start: a match not yet dealt)."""
     clock, pause = running
-    return wire.view_message(view(state.rules_match, seat), clock, pause, memo)
+    return wire.view_message(view(state.rules_match, seat), clock, pause)
 
 
 def welcome(state: TableState, seat: int, connected: Connected, now: float) -> Welcome:
@@ -91,7 +89,7 @@ def update(state: TableState, seat: int, connected: Connected, now: float) -> Up
 def updates(
     state: TableState,
     news: list[dict[str, Any]],
-    events: list[Any],
+    events: list[Event],
     seats: list[int],
     connected: Connected,
     now: float,

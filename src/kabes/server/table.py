@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from kabes.errors import KabesError
+from kabes.match import Match
 from kabes.server import actions, outbox
 from kabes.server.answers import Answers
 from kabes.server.clock import Alarm, Clock
@@ -126,7 +127,7 @@ class Table:
         return self.state.seq
 
     @property
-    def match(self) -> Any:
+    def match(self) -> Match | None:
         """The match, once started."""
         return self.state.match
 
