@@ -371,10 +371,11 @@ async def test_malformed_players_or_options_are_bad_options(
         {"x": "expert"},
         {"-1": "expert"},
         {" 1": "expert"},
+        {"\u00b2": "expert"},
         ["expert"],
     ],
     ids=["unknown-level", "level-number", "seat-0", "seat-too-high", "seat-word",
-         "seat-negative", "seat-spaced", "not-a-map"],
+         "seat-negative", "seat-spaced", "seat-superscript-digit", "not-a-map"],
 )
 async def test_bad_computer_levels_or_seats_are_bad_level(
     server: Server, computers: Any
