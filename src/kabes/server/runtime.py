@@ -27,9 +27,9 @@ SWITCH_SECONDS = 0.002
 """How long the event loop may hold the GIL while another thread waits for it (Python's
 default is 5 ms). The store's SQLite thread needs it for a moment at every step of a group
 commit; with the default, a busy loop made every commit wait tens of milliseconds. Measured
-flat out on 2 cores (bench/load.py, two to three runs each): 0.5 ms cost 0.26 ms of server CPU a move
-(each hand-over of the GIL is a switch of threads), 1 to 5 ms 0.24 to 0.25 ms; at 2 ms the
-commits took 22 ms and human pace kept its p99 at 20 ms."""
+flat out on 2 cores (bench/load.py, two to three runs each): 0.5 ms cost 0.26 ms of server
+CPU a move (each hand-over of the GIL is a switch of threads), 1 to 5 ms 0.24 to 0.25 ms; at
+2 ms the commits took 22 ms and human pace kept its p99 at 20 ms."""
 
 
 def uvicorn_config(app: Any, host: str, port: int) -> uvicorn.Config:
