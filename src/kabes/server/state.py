@@ -52,11 +52,12 @@ class Change:
 
 @dataclass(frozen=True, slots=True)
 class Timing:
-    """The lengths of the clocks a table's entries start (PROTOCOL.md guarantee 4)."""
+    """The lengths of the clocks a table's entries start (PROTOCOL.md guarantee 4); the
+    server's settings give them (``config.Settings.timing``), whose defaults they are."""
 
-    turn_seconds: float = 45.0
-    away_seconds: float = 5.0
-    pause_seconds: float = 30.0
+    turn_seconds: float
+    away_seconds: float
+    pause_seconds: float
 
 
 @dataclass(slots=True)
@@ -89,7 +90,7 @@ class TableState:
     """A table as its log has made it so far."""
 
     code: str
-    timing: Timing = field(default_factory=Timing)
+    timing: Timing
     variant: str = ""
     players: int = 0
     options: dict[str, Any] = field(default_factory=dict)
