@@ -21,6 +21,8 @@ _json = json.JSONEncoder(ensure_ascii=False).encode
 
 def log_entry(log: logging.Logger, code: str, entry: Entry) -> None:
     """One structured line per table event: never a hidden tile, never a token."""
+    if not log.isEnabledFor(logging.INFO):
+        return  # the line is not built at every move of a server logging warnings only
     fields: dict[str, Any] = {"table": code, "seq": entry.seq, "event": entry.kind}
     if entry.seat is not None:
         fields["seat"] = entry.seat
