@@ -229,8 +229,18 @@ def test_an_unknown_lesson_says_so_in_the_players_language(
 
 
 def drag(page: Any, tile: str, target: str) -> None:
-    """Drag the hand's `tile` onto the element `target` (lit once the drag starts)."""
-    box = page.locator(f'[data-tile="{tile}"]').bounding_box()
+    """Drag the hand's `tile` onto the element `target` (lit once the drag starts).
+
+    The hand is drawn again after every answer, so the tile found may be replaced before it is
+    measured (`bounding_box` is then None): measure again until the drawing has settled.
+    """
+    box = None
+    for _ in range(50):
+        box = page.locator(f'[data-tile="{tile}"]').bounding_box()
+        if box is not None:
+            break
+        page.wait_for_timeout(100)
+    assert box is not None, f"the tile {tile} is not shown in the hand"
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()

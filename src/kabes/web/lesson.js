@@ -403,7 +403,6 @@ class LessonPlayer {
     this.reveal();
   }
 
-  /** Bring the feedback (and the Next button) into view on a small screen. */
   /** Everything of the step drawn again after a try or an answer. */
   redraw() {
     this.renderTop();
@@ -413,6 +412,7 @@ class LessonPlayer {
     this.renderFoot();
   }
 
+  /** Bring the feedback (and the Next button) into view on a small screen. */
   reveal() {
     const target = this.foot.querySelector("[data-action=next-step]") || this.feedback;
     target.scrollIntoView({ block: "nearest" });
