@@ -43,6 +43,8 @@ def start_server(tmp: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
         "0.2",
         "--workers",
         "1",
+        "--rate-limits",  # every page here is 127.0.0.1, and the tests open many guests
+        "off",
         *extra,
     ]
     log = open(tmp / "serve.log", "wb")  # noqa: SIM115

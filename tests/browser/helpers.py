@@ -6,6 +6,7 @@ screenshots of rare moments."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
@@ -80,3 +81,19 @@ def fake_table(
         ),
     )
     page.goto(f"{base}/t/{table['code']}")
+
+
+def wait_for(page: Any, expression: str, arg: Any = None, timeout: float | None = None) -> Any:
+    """Playwright's ``wait_for_function``, polled from here with ``page.evaluate``: the page
+    runs under the server's Content-Security-Policy, which refuses the ``eval`` Playwright's
+    own polling does inside the page (``page.evaluate`` goes through the debugger and is not
+    the page's script). The truthy value, as wait_for_function returns it; AssertionError
+    after ``timeout`` ms (default 20 s, the tests' default timeout)."""
+    deadline = time.monotonic() + (20_000 if timeout is None else timeout) / 1000
+    while True:
+        value = page.evaluate(expression, arg)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true within {timeout or 20_000} ms: {expression}")
+        page.wait_for_timeout(30)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from helpers import wait_for
+
 from kabes.lessons.model import Lesson
 from kabes.lessons.position import try_move
 from kabes.match import Match
@@ -52,8 +54,8 @@ def wait_played(page: Any, before: int, key: str | None = None) -> None:
     `before` tiles), or the hand has ended. In draw games the count can come back up, when
     the table draws for this seat before the page looks."""
     try:
-        page.wait_for_function(
-            '([n, key]) => (key ? !document.querySelector(`[data-tile="${key}"]`)'
+        wait_for(
+            page, '([n, key]) => (key ? !document.querySelector(`[data-tile="${key}"]`)'
             " : document.querySelectorAll('[data-tile]').length < n)"
             " || document.querySelector('.results')",
             arg=[before, key],

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from browsing import ROOT
-from helpers import fake_table
+from helpers import fake_table, wait_for
 from states import play_until, state, summary
 
 from kabes.explain import CODES
@@ -146,6 +146,6 @@ def test_a_refused_move_is_worded_from_its_reason_in_the_players_language(
     page.wait_for_selector(f'[data-tile="{tile}"]')
     page.click(f'[data-tile="{tile}"]')
     expected = REFUSED[(reason, lang)]
-    page.wait_for_function(
-        "text => document.querySelector('.status').innerText.includes(text)", arg=expected
+    wait_for(
+        page, "text => document.querySelector('.status').innerText.includes(text)", arg=expected
     )

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from browsing import register, shot, start_server
+from helpers import wait_for
 from play import PLAYABLE, my_turn, tap_play, wait_played
 
 TURN = 20
@@ -105,8 +106,8 @@ def test_keyboard_play_the_clock_ring_and_a_sliding_tile(
         key = page.evaluate("document.activeElement.dataset.tile")
         count = page.locator("[data-tile]").count()
         page.keyboard.press("Enter")
-        page.wait_for_function(
-            "k => document.querySelector('[data-place]')"
+        wait_for(
+            page, "k => document.querySelector('[data-place]')"
             ' || !document.querySelector(`[data-tile="${k}"]`)',
             arg=key,
         )
@@ -119,7 +120,7 @@ def test_keyboard_play_the_clock_ring_and_a_sliding_tile(
         assert page.locator(f'[data-tile="{key}"]').count() == 0
         plays += 1
         # The tile flew to its end, in under 200 ms.
-        page.wait_for_function("window.__fly.every(f => f.removed)", timeout=2000)
+        wait_for(page, "window.__fly.every(f => f.removed)", timeout=2000)
         flights = page.evaluate(
             "window.__fly.map(f => ({d: f.duration, t: f.removed && f.removed - f.added}))"
         )
@@ -129,7 +130,7 @@ def test_keyboard_play_the_clock_ring_and_a_sliding_tile(
         assert max(durations) <= 0.2, last
         assert last["t"] is not None and last["t"] < 260, last
         if not page.locator(".results").count():
-            page.wait_for_function("!!document.activeElement.closest('.hand')")
+            wait_for(page, "!!document.activeElement.closest('.hand')")
     assert plays >= 1
     assert not js_errors
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from browsing import ROOT, shot
 from checks import axe_violations, layout_problems, shown_keys
+from helpers import wait_for
 from play import as_tap, tap, wrong_try
 
 from kabes.lessons.library import path
@@ -32,8 +33,8 @@ def words(lang: str) -> dict[str, str]:
 
 def wait_text(page: Any, selector: str, text: str) -> None:
     """Wait until the element `selector` says exactly `text`."""
-    page.wait_for_function(
-        "([s, t]) => document.querySelector(s)?.textContent === t", arg=[selector, text]
+    wait_for(
+        page, "([s, t]) => document.querySelector(s)?.textContent === t", arg=[selector, text]
     )
 
 
@@ -157,7 +158,7 @@ def test_a_new_person_on_a_phone_finishes_three_lessons_of_two_games_by_tapping(
 
     # The language switch, on the path: every word comes again in English.
     page.select_option(".lang-field select", "en")
-    page.wait_for_function("document.documentElement.lang === 'en'")
+    wait_for(page, "document.documentElement.lang === 'en'")
     page.wait_for_selector(f"text={words('en')['learn.title']}")
     mexican = take_path(page, server, "mexican-train", "en")
 

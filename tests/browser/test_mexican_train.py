@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from browsing import register, shot
+from helpers import wait_for
 from play import PLAYABLE, my_turn
 
 NAMES = ["Roselène", "Mireille", "Jean"]
@@ -48,8 +49,8 @@ def play(page: Any, tile: str, place: str | None) -> str | None:
     """Tap the tile, then the lit train `place` (or the first lit one): the place played, or
     None when the tile fitted one place only and went there at the tap."""
     page.click(f'[data-tile="{tile}"]')
-    page.wait_for_function(
-        "t => document.querySelector('[data-place]') || !document.querySelector("
+    wait_for(
+        page, "t => document.querySelector('[data-place]') || !document.querySelector("
         "`[data-tile=\"${t}\"]`) || document.querySelector('.results')",
         arg=tile,
     )
@@ -118,8 +119,8 @@ def test_three_people_play_mexican_train(server: str, new_page: Any, js_errors: 
         if why == "satisfy" and not seen["satisfy"]:
             shot(mover, "mexican-3-open-double")
         where = play(mover, tile, place)
-        mover.wait_for_function(
-            't => !document.querySelector(`[data-tile="${t}"]`)'
+        wait_for(
+            mover, 't => !document.querySelector(`[data-tile="${t}"]`)'
             " || document.querySelector('.results')",
             arg=tile,
         )

@@ -12,6 +12,7 @@ import urllib.request
 from typing import Any
 
 from browsing import PHONE, SHOTS, register, shot
+from helpers import wait_for
 from play import PLAYABLE, my_turn, tap_play, wait_played
 
 
@@ -25,7 +26,7 @@ def versus_computer(page: Any, base: str, name: str) -> None:
     page.locator("label.seg", has_text="2").click()
     page.click("[data-action=play-computer]")
     page.wait_for_selector("[data-tile]")
-    page.wait_for_function("document.querySelector('.status.mine')")
+    wait_for(page, "document.querySelector('.status.mine')")
 
 
 def test_dropped_connection_comes_back_to_the_same_hand(
@@ -58,7 +59,7 @@ def test_a_second_tab_of_the_same_seat(server: str, new_page: Any, js_errors: li
     second = new_page(ctx=first.context)  # same device, same guest token, same seat
     second.goto(first.url)
     second.wait_for_selector("[data-tile]")
-    second.wait_for_function("document.querySelector('.status.mine')")
+    wait_for(second, "document.querySelector('.status.mine')")
     assert hand(second) == hand(first)
     # A tile played in the second tab leaves the hand in both.
     key = tap_play(second)

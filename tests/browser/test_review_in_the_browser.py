@@ -10,6 +10,7 @@ from typing import Any
 
 from browsing import register, shot
 from checks import axe_violations, layout_problems
+from helpers import wait_for
 from play import my_turn, tap_play, wait_played
 
 
@@ -61,8 +62,8 @@ def test_the_expert_reviews_a_hand_against_the_computer_one_move_at_a_time(
                 assert not axe_violations(page)
             if n < total:
                 page.click("[data-action=review-next]")
-                page.wait_for_function(
-                    "n => document.querySelector('.review-count').textContent.startsWith("
+                wait_for(
+                    page, "n => document.querySelector('.review-count').textContent.startsWith("
                     "`Move ${n} `)",
                     arg=n + 1,
                 )
@@ -70,7 +71,8 @@ def test_the_expert_reviews_a_hand_against_the_computer_one_move_at_a_time(
         assert dialog.locator("[data-action=review-next]").is_disabled()
         if total > 1:
             page.click("[data-action=review-prev]")
-            page.wait_for_function(
+            wait_for(
+                page,
                 "n => document.querySelector('.review-count').textContent.startsWith(`Move ${n} `)",
                 arg=total - 1,
             )

@@ -21,7 +21,7 @@ from fastapi import FastAPI
 
 from kabes.server.app import create_app
 from kabes.server.clock import FakeClock
-from kabes.server.config import Settings
+from kabes.server.config import Edge, Settings
 
 WAIT = 10.0
 """Seconds a test waits for a message before failing."""
@@ -176,15 +176,18 @@ def auth(token: str) -> dict[str, str]:
 @asynccontextmanager
 async def running(
     db_url: str, settings: Settings | None = None, clock: FakeClock | None = None,
-    executor: Executor | None = None,
+    executor: Executor | None = None, edge: Edge | None = None,
 ) -> AsyncIterator[Server]:
     """The app on ``db_url``, started and stopped around the block; computer seats think in
-    ``executor`` (the caller's, left running) or else in two threads."""
+    ``executor`` (the caller's, left running) or else in two threads. The rate limits are
+    off unless ``edge`` says otherwise: every request here comes from one address, and
+    tests seat many guests (the limits are tested against a real server)."""
     clock = clock or FakeClock()
     settings = settings or Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.02)
     with ThreadPoolExecutor(2) as threads:
         pool = executor or threads
-        app = create_app(db_url, settings, clock=clock, executor=pool, heartbeat=False)
+        app = create_app(db_url, settings, clock=clock, executor=pool, heartbeat=False,
+                         edge=edge or Edge(rate_limits=False))
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:

@@ -46,6 +46,9 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "advertise": ("http://me:8123", "http://me:8123"),
     "redis_prefix": ("kabes-test:", "kabes-test:"),
     "lease_seconds": ("2", 2.0),
+    "rate_limits": ("off", False),
+    "allow_origin": ("https://play.example.org", "https://play.example.org"),
+    "metrics_token": ("s3cret", "s3cret"),
 }
 """A variable's text for each field, and the value it must give (never the default)."""
 ENVIRONMENT = {about(name).variable: text for name, (text, _) in SAMPLES.items()}
@@ -170,6 +173,28 @@ def test_a_bad_flag_is_refused_naming_the_flag() -> None:
     assert "--turn-seconds" in flat(result.output)
     with pytest.raises(ConfigError, match=r"^--log-level: 'loud' is not one of"):
         load({"log_level": "loud"}, {"KABES_LOG_LEVEL": "info"})
+
+
+def test_a_setting_on_by_default_takes_a_value_on_the_command_line() -> None:
+    result, served = invoke(["serve", "--rate-limits", "off"], {"KABES_RATE_LIMITS": "on"})
+    assert result.exit_code == 0, result.output
+    assert served[0].rate_limits is False
+    assert served[0].edge.rate_limits is False
+    result, served = invoke(["serve", "--rate-limits", "maybe"], {})
+    assert result.exit_code == 2 and not served
+    assert "--rate-limits: 'maybe' is neither yes nor no" in flat(result.output)
+
+
+def test_allow_origin_is_repeated_or_comma_separated() -> None:
+    result, served = invoke(["serve", "--allow-origin", "https://a.example",
+                             "--allow-origin", "https://B.example:8443/, http://c.example"], {})
+    assert result.exit_code == 0, result.output
+    assert served[0].edge.origins == {"https://a.example", "https://b.example:8443",
+                                      "http://c.example"}
+    with pytest.raises(ConfigError, match=r"^KABES_ALLOW_ORIGIN: 'a.example' is not an origin"):
+        load({}, {"KABES_ALLOW_ORIGIN": "a.example"})
+    with pytest.raises(ConfigError, match=r"is not an origin"):
+        ServerConfig(allow_origin="https://a.example/play")
 
 
 def test_built_in_python_it_is_checked_too() -> None:

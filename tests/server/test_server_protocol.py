@@ -632,7 +632,7 @@ async def test_rankings_of_an_unknown_variant_and_an_unknown_player_are_refused(
 ) -> None:
     http_error(await server.http.get("/api/rankings/chess"), 404, "bad_variant")
     http_error(await server.http.get("/api/players/99999"), 404, "not_found")
-    http_error(await server.http.get("/api/players/abc"), 422, "bad_message")
+    http_error(await server.http.get("/api/players/abc"), 404, "not_found")  # no such id
 
 
 # Operations --------------------------------------------------------------------------------

@@ -169,7 +169,9 @@ def _setting(name: str) -> Any:
     and variable come from the field, so each is written once."""
     it = about(name)
     shown = f"{it.meaning} Default: {it.unset}." if it.unset else it.meaning
-    flags = (it.flag,) if KINDS[name] is bool else ()  # a switch, with no --no- twin
+    # A switch (no --no- twin) turns on what is off by default; what is on by default
+    # takes a value instead (--rate-limits off).
+    flags = (it.flag,) if KINDS[name] is bool and not getattr(SERVE, name) else ()
     return typer.Option(*flags, help=f"{shown} Env: {it.variable}.", min=it.minimum,
                         max=it.maximum)
 
@@ -199,13 +201,16 @@ def serve(
     advertise: Annotated[str | None, _setting("advertise")] = SERVE.advertise,
     redis_prefix: Annotated[str, _setting("redis_prefix")] = SERVE.redis_prefix,
     lease_seconds: Annotated[float, _setting("lease_seconds")] = SERVE.lease_seconds,
+    rate_limits: Annotated[str, _setting("rate_limits")] = "on",
+    allow_origin: Annotated[list[str] | None, _setting("allow_origin")] = None,
+    metrics_token: Annotated[str | None, _setting("metrics_token")] = SERVE.metrics_token,
 ) -> None:
     """Serve tables online: the API, the table socket and the web client. Every option has
     a KABES_* environment variable (docs/server.md); a flag beats its variable."""
     from kabes.cli.serve import serve as run_server
 
-    given = {name: value for name, value in ctx.params.items()
-             if _typed(ctx, name)}
+    given = {name: ",".join(value) if isinstance(value, list) else value  # --allow-origin
+             for name, value in ctx.params.items() if _typed(ctx, name)}
     try:
         config = load(given, os.environ)
     except ConfigError as err:

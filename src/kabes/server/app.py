@@ -19,7 +19,6 @@ import contextlib
 import logging
 import secrets
 import time
-import unicodedata
 from collections import deque
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
@@ -33,6 +32,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
@@ -44,12 +44,15 @@ from kabes.rules import DEFAULT_VARIANT, VARIANTS
 from kabes.rules.traits import traits_json
 from kabes.server.clock import Clock, RealClock
 from kabes.server.cluster import Cluster
-from kabes.server.config import Settings
+from kabes.server.config import Edge, Settings
+from kabes.server.guard import Guard, trusted
 from kabes.server.http_input import bearer_token, read_body
 from kabes.server.hub import Hub
 from kabes.server.inbox import Attach, ClientAction, Detach
 from kabes.server.lessons_api import lesson_routes
+from kabes.server.limits import Limits, LocalCounter, RedisCounter, SlowDown
 from kabes.server.metrics import Metrics
+from kabes.server.names import clean_name
 from kabes.server.new_tables import unknown_variant
 from kabes.server.protocol import (
     MAX_MESSAGE_BYTES,
@@ -75,7 +78,6 @@ SEND_QUEUE = 256
 """Messages waiting for one socket; a socket further behind than this is closed (1013)."""
 HELLO_SECONDS = 30.0
 """A socket that says nothing for this long after opening is closed."""
-NAME_LIMIT = 24
 
 STORE_DOWN = (StoreError, SQLAlchemyError, ConnectionError, TimeoutError, RedisError)
 """What a request meets when the database (or Redis) cannot be reached: answered
@@ -93,6 +95,8 @@ class Services:
     metrics: Metrics
     hub: Hub
     cluster: Cluster | None = None
+    edge: Edge = field(default_factory=Edge)
+    limits: Limits = field(default_factory=lambda: Limits(None))
     connections: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -104,16 +108,23 @@ def create_app(
     executor: Executor | None = None,
     heartbeat: bool = True,
     cluster: Cluster | None = None,
+    edge: Edge | None = None,
 ) -> FastAPI:
     """The server application on the store at ``db_url``. ``executor`` runs the computer
     seats (a process pool in production; tests may pass a thread pool). With ``cluster``,
-    this process is one of many sharing the store through Redis."""
+    this process is one of many sharing the store through Redis (and its rate limits).
+    ``edge``: what strangers may do (limits on, the server's own origin, loopback metrics
+    by default)."""
     metrics = Metrics()
     store = Store(db_url, metrics, SERVER_ID if cluster is None else cluster.me)
     settings = settings or Settings()
     clock = clock or RealClock()
     hub = Hub(store, clock, settings, executor, metrics, cluster)
-    services = Services(store, clock, settings, executor, metrics, hub, cluster)
+    edge = edge or Edge()
+    counter = None if not edge.rate_limits else (
+        LocalCounter() if cluster is None else RedisCounter(cluster.redis, cluster.prefix))
+    services = Services(store, clock, settings, executor, metrics, hub, cluster, edge,
+                        Limits(counter))
     metrics.count_tables(hub.statuses)
     metrics.connections.set_function(lambda: services.connections)
 
@@ -143,6 +154,7 @@ def create_app(
     )
     app.state.services = services
     app.add_middleware(GZipMiddleware, minimum_size=1024)
+    app.add_middleware(Guard, origins=edge.origins)
     _errors(app)
     _api(app, services)
     lesson_routes(app, services.store)
@@ -152,6 +164,22 @@ def create_app(
     return app
 
 
+class PlayerId(Convertor[int]):
+    """A player id in a path: 1 to 18 ASCII digits, so that no other text, and no number
+    past what the store's 64-bit ids hold, reaches a route (it is 404 ``not_found``)."""
+
+    regex = "[0-9]{1,18}"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value: int) -> str:
+        return str(value)
+
+
+register_url_convertor("id", PlayerId())
+
+
 # Errors ------------------------------------------------------------------------------------
 
 
@@ -159,6 +187,11 @@ def _errors(app: FastAPI) -> None:
     @app.exception_handler(Refused)
     async def refused(_: Request, err: Refused) -> JSONResponse:
         return JSONResponse(err.to_body(), status_code=err.status)
+
+    @app.exception_handler(SlowDown)
+    async def slow_down(_: Request, err: SlowDown) -> JSONResponse:
+        return JSONResponse(err.to_body(), status_code=err.status,
+                            headers={"Retry-After": str(err.retry_after)})
 
     for kind in STORE_DOWN:
         app.add_exception_handler(kind, _store_down)
@@ -179,17 +212,6 @@ async def _store_down(_: Request, err: Exception) -> JSONResponse:
     log.warning("store unreachable: %r", err)
     return JSONResponse({"code": "unavailable", "message": "the store cannot be reached; try "
                          "again"}, status_code=503)
-
-
-def clean_name(value: str) -> str:
-    """A player's name, trimmed; Refused ``bad_name`` unless 1 to 24 characters with no
-    control characters."""
-    name = value.strip()
-    if not 1 <= len(name) <= NAME_LIMIT:
-        raise Refused(ErrorCode.BAD_NAME, f"a name is 1 to {NAME_LIMIT} characters")
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-        raise Refused(ErrorCode.BAD_NAME, "a name may not hold control characters")
-    return name
 
 
 # The HTTP API ------------------------------------------------------------------------------
@@ -221,6 +243,7 @@ def _api(app: FastAPI, services: Services) -> None:
     async def new_guest(request: Request) -> dict[str, Any]:
         """A new guest: a name, an id and a secret token (kept by the client)."""
         name = clean_name((await read_body(request, NewGuest)).name)
+        await services.limits.guest(request)
         token = secrets.token_urlsafe(32)
         player = await store.create_guest(name, token)
         return {"player": player, "name": name, "token": token}
@@ -230,6 +253,13 @@ def _api(app: FastAPI, services: Services) -> None:
         """Who the token belongs to."""
         player, name = await who(request)
         return {"player": player, "name": name}
+
+    @app.post("/api/me/logout", tags=["identity"])
+    async def logout(request: Request) -> dict[str, Any]:
+        """End the caller's token: from now on it is ``bad_token``, here and at a hello."""
+        if not await store.revoke_token(bearer_token(request)):
+            raise Refused(ErrorCode.BAD_TOKEN, "this token is unknown")
+        return {"ok": True}
 
     @app.get("/api/variants", tags=["tables"])
     async def variants() -> dict[str, Any]:
@@ -262,6 +292,7 @@ def _api(app: FastAPI, services: Services) -> None:
         except BadInput as err:
             raise (unknown_variant(err.message) if err.code == ErrorCode.BAD_VARIANT
                    else err) from None
+        await services.limits.table(player)
         table = await hub.create(player, name, body)
         return await table.call(table.summary)  # type: ignore[no-any-return]
 
@@ -288,7 +319,7 @@ def _api(app: FastAPI, services: Services) -> None:
             raise Refused(ErrorCode.BAD_VARIANT, f"no variant {variant!r}", status=404)
         return {"variant": variant, "rows": await store.rankings(variant)}
 
-    @app.get("/api/players/{player}", tags=["rankings"])
+    @app.get("/api/players/{player:id}", tags=["rankings"])
     async def player_page(player: int) -> dict[str, Any]:
         """A player's ratings and matches, newest first."""
         found = await store.player(player)
@@ -519,12 +550,13 @@ def _refuse(sock: Socket, code: ErrorCode, message: str, close: int) -> None:
 
 def _operations(app: FastAPI, services: Services) -> None:
     @app.get("/healthz", tags=["operations"])
-    async def healthz() -> dict[str, Any]:
-        """Alive, with the tables and sockets held."""
+    async def healthz(request: Request) -> dict[str, Any]:
+        """Alive, with the tables and sockets held; with many processes, their addresses
+        for clients on this machine or with the metrics token."""
         out: dict[str, Any] = {
             "ok": True, "tables": len(services.hub.tables),
             "connections": services.connections, "store": services.store.dialect}
-        if services.cluster is not None:
+        if services.cluster is not None and trusted(request, services.edge):
             out["process"] = services.cluster.me
             out["advertise"] = services.cluster.advertise
             out["redis"] = services.cluster.listening
@@ -532,8 +564,11 @@ def _operations(app: FastAPI, services: Services) -> None:
         return out
 
     @app.get("/metrics", tags=["operations"])
-    async def metrics() -> Response:
-        """Prometheus metrics."""
+    async def metrics(request: Request) -> Response:
+        """Prometheus metrics, for clients on this machine or with the metrics token."""
+        if not trusted(request, services.edge):
+            raise Refused(ErrorCode.NOT_FOUND, "/metrics answers this machine, or a client "
+                          "sending the metrics token")
         return Response(generate_latest(services.metrics.registry),
                         media_type=CONTENT_TYPE_LATEST)
 

@@ -10,6 +10,7 @@ docs/server.md all come from here. A flag beats its variable, which beats the de
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import Field, dataclass, field, fields, replace
 from typing import Any, Final, get_type_hints
@@ -56,6 +57,20 @@ class Settings:
         return Timing(self.turn_seconds, self.away_seconds, self.pause_seconds)
 
 
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """What the HTTP and socket edge lets strangers do (PROTOCOL.md, "Safe for strangers"):
+    whether the rate limits hold, which other sites' pages may open the table socket, and
+    the secret that opens /metrics to another machine."""
+
+    rate_limits: bool = True
+    origins: frozenset[str] = frozenset()
+    """Origins (``scheme://host[:port]``, lower case) allowed besides the server's own."""
+    metrics_token: str | None = None
+
+
+ORIGIN: Final = re.compile(r"https?://[a-z0-9.\-\[\]:]+")
+"""What an allowed origin looks like: a scheme and a host, with a port if any, no path."""
 TABLE: Final = Settings()
 """The table's defaults, which ``kabes serve``'s clock and budget settings start from."""
 
@@ -141,6 +156,18 @@ class ServerConfig:
     lease_seconds: float = setting(
         LEASE_SECONDS, "With --redis: how long a table's lease lives unless renewed (how soon "
         "a dead process's tables move).", minimum=0.3)
+    rate_limits: bool = setting(
+        True, "Refuse (429 slow_down) more than 10 guests a minute from one address, 10 "
+        "tables a minute from one player, 10 link codes a minute from one address; shared "
+        "through Redis with --redis. off for benchmarks on one machine.")
+    allow_origin: str | None = setting(
+        None, "Other sites whose pages may open the table socket, as a browser's Origin "
+        "(https://play.example.org): comma-separated, or the flag repeated.",
+        unset="none (this server's own pages only)")
+    metrics_token: str | None = setting(
+        None, "A secret that opens /metrics and /healthz's cluster addresses to a client "
+        "sending Authorization: Bearer SECRET from another machine.",
+        unset="none (clients on this machine only)")
 
     def __post_init__(self) -> None:
         """Refuse a value a setting cannot have, so a bad configuration stops at start."""
@@ -156,11 +183,22 @@ class ServerConfig:
                 raise ConfigError("redis", "needs a PostgreSQL store (--db or "
                                   "KABES_DATABASE_URL postgresql://...): processes on several "
                                   "machines cannot share a SQLite file")
+        for origin in self.edge.origins:
+            if not ORIGIN.fullmatch(origin):
+                raise ConfigError("allow_origin", f"{origin!r} is not an origin "
+                                  "(https://HOST or http://HOST:PORT)")
 
     @property
     def advertised(self) -> str:
         """The address this process is known by in a cluster (--advertise, else its own)."""
         return self.advertise or f"http://{self.host}:{self.port}"
+
+    @property
+    def edge(self) -> Edge:
+        """What strangers may do at the server's edge, as the app takes it."""
+        origins = frozenset(part.strip().rstrip("/").lower()
+                            for part in (self.allow_origin or "").split(",") if part.strip())
+        return Edge(self.rate_limits, origins, self.metrics_token or None)
 
     def table(self, workers: int, review_searches: int) -> Settings:
         """The tables' settings once the worker pool's size is known."""
@@ -244,6 +282,11 @@ def load(flags: Mapping[str, object], environ: Mapping[str, str]) -> ServerConfi
         if name in flags:
             values[name] = flags[name]
             sources[name] = it.flag
+            if isinstance(flags[name], str) and KINDS[name] is bool:  # --rate-limits off
+                try:
+                    values[name] = _read(name, str(flags[name]))
+                except ValueError as err:
+                    raise ConfigError(name, str(err), it.flag) from None
         elif environ.get(it.variable):
             text = environ[it.variable]
             sources[name] = it.variable

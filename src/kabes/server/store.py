@@ -244,6 +244,17 @@ class Store:
             assert key is not None
             return int(key[0])
 
+    async def revoke_token(self, token: str) -> bool:
+        """End ``token`` (``POST /api/me/logout``): its player keeps everything but can no
+        longer be reached by it. The hash is replaced by a random value that is not the
+        SHA-256 of anything sent (no hex digest holds a colon), so no token finds it. False
+        if the token was unknown."""
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                players.update().where(players.c.token_hash == token_hash(token))
+                .values(token_hash="revoked:" + os.urandom(24).hex()))
+        return bool(result.rowcount)
+
     async def player_by_token(self, token: str) -> tuple[int, str] | None:
         """The (id, name) holding ``token``, or None."""
         async with self.engine.connect() as conn:

@@ -1,7 +1,8 @@
 // dom.js — tiny helpers to build HTML and SVG elements. h(tag, attrs, ...children) returns
-// an element; attrs keys: "class", "text", "on<event>" (listeners), anything else is set as an
-// attribute (null/false skips it, true sets it empty). Children may be nodes, strings or
-// arrays (nested, null skipped). svg() is the same in the SVG namespace.
+// an element; attrs keys: "class", "text", "style" (CSS text, set through el.style),
+// "on<event>" (listeners), anything else is set as an attribute (null/false skips it, true
+// sets it empty). Children may be nodes, strings or arrays (nested, null skipped). svg() is
+// the same in the SVG namespace.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -9,6 +10,8 @@ function fill(el, attrs, children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "text") el.textContent = value;
+    // Through the CSSOM: the server's Content-Security-Policy refuses style attributes.
+    else if (key === "style") el.style.cssText = String(value);
     else if (key.startsWith("on") && typeof value === "function") {
       el.addEventListener(key.slice(2).toLowerCase(), value);
     } else el.setAttribute(key === "className" ? "class" : key, value === true ? "" : String(value));
