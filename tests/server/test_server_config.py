@@ -49,6 +49,7 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "rate_limits": ("off", False),
     "allow_origin": ("https://play.example.org", "https://play.example.org"),
     "metrics_token": ("s3cret", "s3cret"),
+    "trusted_proxies": ("10.0.0.2", "10.0.0.2"),
 }
 """A variable's text for each field, and the value it must give (never the default)."""
 ENVIRONMENT = {about(name).variable: text for name, (text, _) in SAMPLES.items()}

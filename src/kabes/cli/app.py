@@ -204,6 +204,7 @@ def serve(
     rate_limits: Annotated[str, _setting("rate_limits")] = "on",
     allow_origin: Annotated[list[str] | None, _setting("allow_origin")] = None,
     metrics_token: Annotated[str | None, _setting("metrics_token")] = SERVE.metrics_token,
+    trusted_proxies: Annotated[str, _setting("trusted_proxies")] = SERVE.trusted_proxies,
 ) -> None:
     """Serve tables online: the API, the table socket and the web client. Every option has
     a KABES_* environment variable (docs/server.md); a flag beats its variable."""

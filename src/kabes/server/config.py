@@ -168,6 +168,10 @@ class ServerConfig:
         None, "A secret that opens /metrics and /healthz's cluster addresses to a client "
         "sending Authorization: Bearer SECRET from another machine.",
         unset="none (clients on this machine only)")
+    trusted_proxies: str = setting(
+        "127.0.0.1,::1", "Addresses of the reverse proxies or balancers whose X-Forwarded-For "
+        "names the client (rate limits, /metrics), comma-separated, or * for any: every "
+        "other connection is its own client.")
 
     def __post_init__(self) -> None:
         """Refuse a value a setting cannot have, so a bad configuration stops at start."""
