@@ -34,6 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from kabes.server.commits import Pending, write
 from kabes.server.effects import Effect
 from kabes.server.metrics import Metrics
+from kabes.server.rankings import RANKED_AFTER_HANDS
 from kabes.server.schema import (
     lesson_progress,
     match_players,
@@ -283,8 +284,11 @@ class Store:
             ],
         }
 
-    async def rankings(self, variant: str, limit: int = 100) -> list[dict[str, Any]]:
-        """The best players of ``variant``, best first."""
+    async def rankings(
+        self, variant: str, limit: int = 100, least_hands: int = RANKED_AFTER_HANDS
+    ) -> list[dict[str, Any]]:
+        """The best players of ``variant``, best first: those with ``least_hands`` rated hands
+        or more (RANKED_AFTER_HANDS)."""
         ordinal = ratings.c.mu - 3 * ratings.c.sigma
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
@@ -293,6 +297,7 @@ class Store:
                           ratings.c.matches_won)
                 .join(players, players.c.id == ratings.c.player)
                 .where(ratings.c.variant == variant)
+                .where(ratings.c.hands >= least_hands)
                 .order_by(ordinal.desc(), ratings.c.player)
                 .limit(limit)
             )).all()

@@ -166,6 +166,9 @@ function joinCard(nav) {
     h("button", { type: "submit", class: "primary", "data-action": "join" }, t("action.join"))));
 }
 
+/** Rated hands before a player is listed: the server's kabes.server.rankings.RANKED_AFTER_HANDS. */
+const RANKED_AFTER_HANDS = 10;
+
 function rankingsCard(card, list) {
   const table = h("div", { class: "rank-table" });
   const load = async (variant) => {
@@ -188,7 +191,8 @@ function rankingsCard(card, list) {
   };
   const people = list.filter((v) => v.id);
   const select = h("select", { id: "rank-variant", onchange: (e) => load(e.target.value) }, people.map((v) => h("option", { value: v.id }, variantName(v.id, v.title))));
-  card.append(h("div", { class: "field" }, h("label", { for: "rank-variant" }, t("home.variant")), select), table);
+  card.append(h("div", { class: "field" }, h("label", { for: "rank-variant" }, t("home.variant")), select), table,
+    h("p", { class: "hint-text" }, t("home.rankings_rule", { n: RANKED_AFTER_HANDS })));
   load(select.value);
 }
 
