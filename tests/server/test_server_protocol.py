@@ -567,13 +567,15 @@ async def test_hands_at_a_table_of_people_move_ratings_and_count_hands_and_match
     assert (won["hands"], won["hands_won"], won["matches"], won["matches_won"]) == (1, 1, 1, 1)
     assert (lost["hands"], lost["hands_won"], lost["matches"], lost["matches_won"]) == (1, 0, 1, 0)
     assert won["name"] == NAMES[winner]
-    page = (await server.http.get(f"/api/players/{table.players[winner]}")).json()
+    page = (await server.http.get(f"/api/players/{table.players[winner]}",
+                                  headers=auth(table.tokens[winner]))).json()
     assert page["player"] == table.players[winner]
     assert page["name"] == NAMES[winner]
     assert page["ratings"] == {"haitian": won["rating"]}
     assert [(m["code"], m["variant"], m["finished"], m["won"]) for m in page["matches"]] == [
         (table.code, "haitian", True, True)]
-    other = (await server.http.get(f"/api/players/{table.players[loser]}")).json()
+    other = (await server.http.get(f"/api/players/{table.players[loser]}",
+                                   headers=auth(table.tokens[loser]))).json()
     assert [(m["code"], m["won"]) for m in other["matches"]] == [(table.code, False)]
 
 
@@ -608,7 +610,8 @@ async def test_players_pages_list_matches_newest_first(server: Server) -> None:
     await server.join(table.tokens[1], second["code"])
     sock, _ = await server.connect(second["code"], table.tokens[0])
     assert (await act(sock, "start"))["type"] == "ack"
-    page = (await server.http.get(f"/api/players/{table.players[0]}")).json()
+    page = (await server.http.get(f"/api/players/{table.players[0]}",
+                                  headers=auth(table.tokens[0]))).json()
     assert [(m["code"], m["finished"]) for m in page["matches"]] == [
         (second["code"], False), (table.code, True)]
 

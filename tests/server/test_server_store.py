@@ -318,7 +318,7 @@ async def test_a_finished_match_counts_for_its_players_and_keeps_its_record_and_
     rows = rows_by_player(await store.rankings("haitian", least_hands=1))
     assert (rows[winner]["matches"], rows[winner]["matches_won"]) == (1, 1)
     assert (rows[loser]["matches"], rows[loser]["matches_won"]) == (1, 0)
-    page = await store.player(winner)
+    page = await store.player(winner, own=True)
     assert page is not None
     assert page["name"] == "Winner"
     assert [(m["code"], m["finished"], m["won"]) for m in page["matches"]] == [
@@ -326,7 +326,7 @@ async def test_a_finished_match_counts_for_its_players_and_keeps_its_record_and_
     ], "newest first"
     assert page["matches"][0]["started"] >= page["matches"][1]["started"]
     assert page["ratings"]["haitian"] == rows[winner]["rating"]
-    lost = await store.player(loser)
+    lost = await store.player(loser, own=True)
     assert lost is not None
     assert [(m["code"], m["won"]) for m in lost["matches"]] == [
         ("SECONDM", False), ("FIRSTMM", False)
@@ -344,10 +344,13 @@ async def test_a_match_with_computers_is_listed_but_changes_no_rating(store: Sto
         MatchFinished("CMPUTER", "haitian", [person], record, False, [person])
     ])
     assert await store.rankings("haitian", least_hands=1) == []
-    page = await store.player(person)
+    page = await store.player(person, own=True)
     assert page is not None
     assert page["ratings"] == {}
     assert [(m["code"], m["won"]) for m in page["matches"]] == [("CMPUTER", True)]
+    public = await store.player(person)
+    assert public is not None, "to anyone else, the same page without the private code"
+    assert [(m["code"], m["won"]) for m in public["matches"]] == [(None, True)]
 
 
 # Tables -------------------------------------------------------------------------------------
@@ -479,7 +482,7 @@ async def test_a_match_against_computers_plays_out_and_is_kept_on_each_store(
         assert kept == record
         rows = (await server.http.get("/api/rankings/haitian")).json()["rows"]
         assert rows == [], "a match against computers is not rated"
-        page = (await server.http.get(f"/api/players/{player}")).json()
+        page = (await server.http.get(f"/api/players/{player}", headers=auth(token))).json()
         won = 0 in record["result"]["winners"]
         assert [(m["code"], m["finished"], m["won"]) for m in page["matches"]] == [
             (code, True, won)
@@ -508,8 +511,8 @@ async def test_a_match_of_people_is_rated_alike_on_each_store(db_url: str) -> No
             assert row["hands"] == hands
             assert (row["matches"], row["matches_won"]) == (1, int(row["player"] in winners))
         assert rows == sorted(rows, key=lambda row: -row["rating"])
-        for player in (host, guest):
-            page = (await server.http.get(f"/api/players/{player}")).json()
+        for player, token in ((host, host_token), (guest, guest_token)):
+            page = (await server.http.get(f"/api/players/{player}", headers=auth(token))).json()
             assert [(m["code"], m["won"]) for m in page["matches"]] == [
                 (code, player in winners)
             ]

@@ -254,8 +254,10 @@ class Store:
             )).first()
         return None if row is None else (int(row[0]), str(row[1]))
 
-    async def player(self, player: int) -> dict[str, Any] | None:
-        """A player's name, ratings by variant and matches, newest first (PROTOCOL.md)."""
+    async def player(self, player: int, own: bool = False) -> dict[str, Any] | None:
+        """A player's name, ratings by variant and matches, newest first (PROTOCOL.md). A
+        private table's code is shown only on the player's ``own`` page: to anyone else it is
+        null (every table is private until public tables come)."""
         async with self.engine.connect() as conn:
             row = (await conn.execute(
                 sa.select(players.c.name).where(players.c.id == player)
@@ -279,7 +281,8 @@ class Store:
             "name": row[0],
             "ratings": {v: _rating(mu, sigma) for v, mu, sigma in rated},
             "matches": [
-                {"code": c, "variant": v, "finished": bool(f), "won": bool(w), "started": s}
+                {"code": c if own else None, "variant": v, "finished": bool(f), "won": bool(w),
+                 "started": s}
                 for c, v, f, w, s in played
             ],
         }

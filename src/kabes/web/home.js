@@ -209,8 +209,8 @@ async function historyCard(card, me, titles) {
     body.append(h("ul", { class: "history" }, data.matches.slice(0, 30).map((m) => h("li", {},
       h("span", {}, variantName(m.variant, titles[m.variant])),
       h("span", { class: "hist-state" }, m.finished ? (m.won ? t("history.won") : t("history.lost")) : t("history.unfinished")),
-      m.finished ? null : h("a", { href: `/t/${m.code}` }, t("history.open")),
-      h("a", { href: api.recordUrl(m.code), download: `kabes-${m.code}.json`, "aria-label": t("history.download_of", { code: m.code }) }, t("history.download"))))));
+      m.finished || !m.code ? null : h("a", { href: `/t/${m.code}` }, t("history.open")),
+      m.code ? h("a", { href: api.recordUrl(m.code), download: `kabes-${m.code}.json`, "aria-label": t("history.download_of", { code: m.code }) }, t("history.download")) : null))));
   } catch (e) {
     body.append(h("p", { class: "hint-text" }, e.status === 404 ? t("home.no_history") : errorText(e.code, e.message)));
   }
