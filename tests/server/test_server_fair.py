@@ -24,6 +24,7 @@ from wsclient import Client, ServerProcess, auth, guest
 
 from kabes.server.config import Settings
 from kabes.server.lane import Lane, Priority
+from kabes.server.workers import LANE_REQUESTS_PER_SLOT
 
 _ids = itertools.count()
 
@@ -78,6 +79,36 @@ async def test_a_seats_hints_within_one_turn_are_searched_once(tmp_path: Path) -
                      for m in [*first.values(), *later.values()]]
             assert len(set(given)) == 1 and given[0][0] == "hint", given
             assert pool.sent["advise"] == 1
+
+
+async def test_hints_past_what_the_lane_takes_are_refused_slow_down(tmp_path: Path) -> None:
+    settings = Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.3,
+                        review_searches=1)
+    with ThreadPoolExecutor(2) as pool:
+        async with running(sqlite_url(tmp_path), settings, executor=pool) as server:
+            socks = []
+            for _ in range(LANE_REQUESTS_PER_SLOT + 1):
+                _, token = await server.guest()
+                code = (await server.open_table(
+                    token, variant="haitian", players=2, computers={"1": "casual"}))["code"]
+                sock, _ = await server.connect(code, token)
+                sock.send({"type": "start", "id": "go"})
+                while True:  # a turn the expert must search: past the lead, with a choice
+                    update = await fresh(sock)
+                    view = update["view"]
+                    if view["turn"] == 0 and view["line"] and len(view["legal"]) > 1:
+                        break
+                    if view["turn"] == 0:
+                        sock.send({"type": "play", "id": new_id(), "move": view["legal"][0]})
+                    await sock.until("update")
+                socks.append(sock)
+            asked = [new_id() for _ in socks]
+            for sock, action in zip(socks, asked, strict=True):
+                sock.send({"type": "hint", "id": action})
+            got = [(await answers(sock, {action}))[action]
+                   for sock, action in zip(socks, asked, strict=True)]
+            kinds = Counter(m["type"] if m["type"] == "hint" else m["code"] for m in got)
+            assert kinds == {"hint": LANE_REQUESTS_PER_SLOT, "slow_down": 1}
 
 
 async def test_a_hint_flood_leaves_another_tables_computer_move_within_its_budget(
@@ -179,9 +210,13 @@ async def test_hints_go_before_review_positions_and_a_full_lane_says_so() -> Non
     order: list[str] = []
 
     async def search(name: str, priority: Priority) -> None:
-        async with lane.request(priority), lane.slot(priority):
-            order.append(name)
-            await asyncio.sleep(0.01)
+        assert lane.admit(priority)
+        try:
+            async with lane.slot(priority):
+                order.append(name)
+                await asyncio.sleep(0.01)
+        finally:
+            lane.leave(priority)
 
     first = asyncio.create_task(search("review 1", Priority.REVIEW))
     await asyncio.sleep(0)  # it holds the one slot

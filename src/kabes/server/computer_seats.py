@@ -202,12 +202,12 @@ class ComputerSeats:
             if conn not in conns:
                 conns.append(conn)
             return
-        if self.workers.busy(Priority.HINT):
+        if not self.workers.admit(Priority.HINT):
             raise Refused(ErrorCode.SLOW_DOWN, "the expert is busy with other hints; "
                           "ask again in a moment")
         self._advising[(seat, turn_id)] = {action_id: [conn]}
         self._start(self._advise(seat, turn_id, view(state.match, seat),
-                                 self.rng.getrandbits(64)), "hint")
+                                 self.rng.getrandbits(64)), Priority.HINT)
 
     async def _advise(self, seat: int, turn_id: int, seen: View, seed: int) -> None:
         try:
@@ -248,11 +248,18 @@ class ComputerSeats:
         for conn in conns:
             conn.send(data)
 
-    def _start(self, work: Coroutine[Any, Any, None], what: str) -> None:
-        """Run ``work`` beside the actor (cancelled if the table stops)."""
-        task = asyncio.get_running_loop().create_task(work, name=f"{what} {self.code}")
+    def _start(self, work: Coroutine[Any, Any, None], kind: Priority) -> None:
+        """Run ``work``, a hint or review the lane admitted, beside the actor (cancelled if
+        the table stops); once it ends, however, the lane is told."""
+        task = asyncio.get_running_loop().create_task(
+            work, name=f"{kind.name.lower()} {self.code}")
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+
+        def ended(done: asyncio.Task[None]) -> None:
+            self._tasks.discard(done)
+            self.workers.leave(kind)
+
+        task.add_done_callback(ended)
 
     # Reviews -----------------------------------------------------------------------------
 
@@ -285,12 +292,12 @@ class ComputerSeats:
             if conn not in conns:
                 conns.append(conn)
             return
-        if self.workers.busy(Priority.REVIEW):
+        if not self.workers.admit(Priority.REVIEW):
             raise Refused(ErrorCode.SLOW_DOWN, "the expert is busy with other reviews; "
                           "ask again in a moment")
         self._reviewing[(seat, hand)] = {action_id: [conn]}
         self._start(self._compute(seat, hand, to_record(match), self.rng.getrandbits(64)),
-                    "review")
+                    Priority.REVIEW)
 
     async def _compute(self, seat: int, hand: int, record: dict[str, Any], seed: int) -> None:
         moves: list[ReviewMove] | None

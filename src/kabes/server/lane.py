@@ -48,18 +48,22 @@ class Lane:
         return len(self._waiting)
 
     def full(self, priority: Priority) -> bool:
-        """Whether a new request of ``priority`` must be refused: ``limit`` of them are
+        """Whether a new request of ``priority`` would be refused: ``limit`` of them are
         already waiting or running."""
         return self._requests[priority] >= self.limit
 
-    @asynccontextmanager
-    async def request(self, priority: Priority) -> AsyncIterator[None]:
-        """One hint or review, from its admission (checked with :meth:`full`) to its end."""
+    def admit(self, priority: Priority) -> bool:
+        """Take a new request (a hint, a review) unless the lane is full; said at once, when
+        it is asked, so that requests asked together cannot all slip in. Each one admitted
+        ends with :meth:`leave`."""
+        if self.full(priority):
+            return False
         self._requests[priority] += 1
-        try:
-            yield
-        finally:
-            self._requests[priority] -= 1
+        return True
+
+    def leave(self, priority: Priority) -> None:
+        """A request admitted is done (answered, failed or dropped)."""
+        self._requests[priority] -= 1
 
     @asynccontextmanager
     async def slot(self, priority: Priority) -> AsyncIterator[None]:

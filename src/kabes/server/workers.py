@@ -85,14 +85,18 @@ class Workers:
         work = budget if searching else computers.QUICK_WORK
         return self._run(work, computers.think, level, seen, seed, budget)
 
-    def busy(self, priority: Priority) -> bool:
-        """Whether a new hint (or review) must be refused ``slow_down``: the lane holds as many
-        as it takes."""
-        return self.lane.full(priority)
+    def admit(self, priority: Priority) -> bool:
+        """Take a new hint (or review), unless the lane holds as many as it takes (then it is
+        refused ``slow_down``); one admitted ends with :meth:`leave`."""
+        return self.lane.admit(priority)
+
+    def leave(self, priority: Priority) -> None:
+        """A hint (or review) admitted is done."""
+        self.lane.leave(priority)
 
     async def advise(self, seen: View, seed: int, budget: float) -> tuple[str, str]:
         """The expert's move for ``seen`` and its reason (a hint), once the lane lets it in."""
-        async with self.lane.request(Priority.HINT), self.lane.slot(Priority.HINT):
+        async with self.lane.slot(Priority.HINT):
             return await self._run(budget, computers.advise, seen, seed, budget)
 
     async def review(
@@ -110,12 +114,11 @@ class Workers:
                     budget, computers.second_opinion, decision, own, budget)
                 return await answer
 
-        async with lane.request(Priority.REVIEW):
-            async with lane.slot(Priority.REVIEW):
-                found = await loop.run_in_executor(
-                    self.executor, computers.review_positions, record, seat, hand
-                )
-            answers = await asyncio.gather(
-                *(search(d, own) for d, own in zip(found, seeds(seed, len(found)), strict=True))
+        async with lane.slot(Priority.REVIEW):
+            found = await loop.run_in_executor(
+                self.executor, computers.review_positions, record, seat, hand
             )
+        answers = await asyncio.gather(
+            *(search(d, own) for d, own in zip(found, seeds(seed, len(found)), strict=True))
+        )
         return [a for a in answers if a is not None]
