@@ -527,6 +527,14 @@ async def test_after_the_match_the_record_is_the_whole_match_and_replays(server:
         assert log.result.to_json() == {k: hand["result"][k] for k in log.result.to_json()}
 
 
+async def every_rated(server: Server, variant: str) -> list[dict[str, Any]]:
+    """The rankings' rows of every player with a rated hand of ``variant`` (the page lists
+    only those with 10 or more: store.rankings)."""
+    rows: list[dict[str, Any]] = await server.app.state.services.store.rankings(
+        variant, least_hands=1)
+    return rows
+
+
 async def play_one_hand_and_finish(server: Server, table: Seated) -> dict[str, Any]:
     """Play a hand at an open-ended table, then the host finishes the match; the last update."""
     ended = await play_out_hand(table.socks)
@@ -545,7 +553,8 @@ async def test_hands_at_a_table_of_people_move_ratings_and_count_hands_and_match
     loser = 1 - winner
     assert over["view"]["result"]["winners"] == [winner]
     ranking = (await server.http.get("/api/rankings/haitian")).json()
-    assert ranking["variant"] == "haitian"
+    assert ranking == {"variant": "haitian", "rows": []}, "ranked only after 10 rated hands"
+    ranking["rows"] = await every_rated(server, "haitian")
     rows = {row["player"]: row for row in ranking["rows"]}
     assert set(rows) == set(table.players)
     for row in ranking["rows"]:
@@ -558,20 +567,22 @@ async def test_hands_at_a_table_of_people_move_ratings_and_count_hands_and_match
     assert (won["hands"], won["hands_won"], won["matches"], won["matches_won"]) == (1, 1, 1, 1)
     assert (lost["hands"], lost["hands_won"], lost["matches"], lost["matches_won"]) == (1, 0, 1, 0)
     assert won["name"] == NAMES[winner]
-    page = (await server.http.get(f"/api/players/{table.players[winner]}")).json()
+    page = (await server.http.get(f"/api/players/{table.players[winner]}",
+                                  headers=auth(table.tokens[winner]))).json()
     assert page["player"] == table.players[winner]
     assert page["name"] == NAMES[winner]
     assert page["ratings"] == {"haitian": won["rating"]}
     assert [(m["code"], m["variant"], m["finished"], m["won"]) for m in page["matches"]] == [
         (table.code, "haitian", True, True)]
-    other = (await server.http.get(f"/api/players/{table.players[loser]}")).json()
+    other = (await server.http.get(f"/api/players/{table.players[loser]}",
+                                   headers=auth(table.tokens[loser]))).json()
     assert [(m["code"], m["won"]) for m in other["matches"]] == [(table.code, False)]
 
 
 async def test_every_finished_hand_counts_even_before_the_match_ends(server: Server) -> None:
     table = await seat_people(server, 2, start=True)
     await play_out_hand(table.socks)
-    rows = (await server.http.get("/api/rankings/haitian")).json()["rows"]
+    rows = await every_rated(server, "haitian")
     assert sorted((r["hands"], r["matches"]) for r in rows) == [(1, 0), (1, 0)]
     assert sum(r["hands_won"] for r in rows) == 1
 
@@ -582,8 +593,7 @@ async def test_a_partnership_hand_rates_both_partners_of_each_team_alike(server:
     assert ended["table"]["status"] == "between_hands"
     team = ended["view"]["last_hand"]["result"]["winner"]
     assert team in (0, 1)
-    rows = {r["player"]: r for r in (await server.http.get("/api/rankings/partnership")).json()[
-        "rows"]}
+    rows = {r["player"]: r for r in await every_rated(server, "partnership")}
     assert set(rows) == set(table.players)
     winners = [rows[table.players[team]], rows[table.players[team + 2]]]
     losers = [rows[table.players[1 - team]], rows[table.players[3 - team]]]
@@ -600,7 +610,8 @@ async def test_players_pages_list_matches_newest_first(server: Server) -> None:
     await server.join(table.tokens[1], second["code"])
     sock, _ = await server.connect(second["code"], table.tokens[0])
     assert (await act(sock, "start"))["type"] == "ack"
-    page = (await server.http.get(f"/api/players/{table.players[0]}")).json()
+    page = (await server.http.get(f"/api/players/{table.players[0]}",
+                                  headers=auth(table.tokens[0]))).json()
     assert [(m["code"], m["finished"]) for m in page["matches"]] == [
         (second["code"], False), (table.code, True)]
 

@@ -12,6 +12,7 @@ import hashlib
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,9 +24,11 @@ from openskill.models import PlackettLuce
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from stores import Backend, backend_fixture, db_url_fixture, store_fixture  # noqa: F401
 
+import kabes
 from kabes.records import filled
 from kabes.server.effects import HandRated, MatchFinished, MatchStarted, TableStatus
 from kabes.server.metrics import Metrics
+from kabes.server.rankings import RANKED_AFTER_HANDS
 from kabes.server.schema import metadata, players, table_events
 from kabes.server.store import MIGRATIONS, Store, StoreError
 from kabes.server.table import Table
@@ -222,14 +225,15 @@ async def test_a_rated_hand_raises_its_winner_and_lowers_its_loser_by_openskill(
     ])
     fresh = MODEL.rating()
     (up,), (down,) = MODEL.rate([[MODEL.rating()], [MODEL.rating()]], ranks=[1.0, 2.0])
-    rows = rows_by_player(await store.rankings("haitian"))
+    rows = rows_by_player(await store.rankings("haitian", least_hands=1))
     assert rows[winner]["mu"] == pytest.approx(up.mu, abs=1e-3)
     assert rows[winner]["sigma"] == pytest.approx(up.sigma, abs=1e-3)
     assert rows[loser]["mu"] == pytest.approx(down.mu, abs=1e-3)
     assert rows[loser]["mu"] < fresh.mu < rows[winner]["mu"]
     assert (rows[winner]["hands"], rows[winner]["hands_won"]) == (1, 1)
     assert (rows[loser]["hands"], rows[loser]["hands_won"]) == (1, 0)
-    assert await store.rankings("plaza") == [], "a hand counts for its own variant only"
+    assert await store.rankings("plaza", least_hands=1) == [], (
+        "a hand counts for its own variant only")
 
 
 async def test_partners_move_together_when_their_team_wins_or_loses(store: Store) -> None:
@@ -237,7 +241,7 @@ async def test_partners_move_together_when_their_team_wins_or_loses(store: Store
     await store.append("PPPPPPP", entry(1), [
         HandRated("haitian-partners", [[a, c], [b, d]], [1, 2], [a, c])
     ])
-    rows = rows_by_player(await store.rankings("haitian-partners"))
+    rows = rows_by_player(await store.rankings("haitian-partners", least_hands=1))
     fresh = MODEL.rating().mu
     assert rows[a]["mu"] == rows[c]["mu"] > fresh
     assert rows[b]["mu"] == rows[d]["mu"] < fresh
@@ -252,11 +256,31 @@ async def test_a_drawn_hand_with_equal_ranks_moves_nobody_up_or_down(store: Stor
         HandRated("haitian", [[a], [b], [c]], [1, 1, 1], [])
     ])
     fresh = MODEL.rating()
-    rows = rows_by_player(await store.rankings("haitian"))
+    rows = rows_by_player(await store.rankings("haitian", least_hands=1))
     for p in (a, b, c):
         assert rows[p]["mu"] == pytest.approx(fresh.mu, abs=1e-3)
         assert rows[p]["sigma"] < fresh.sigma, "a hand played is something learnt"
         assert (rows[p]["hands"], rows[p]["hands_won"]) == (1, 0)
+
+
+async def test_a_player_appears_in_the_rankings_only_after_ten_rated_hands(
+    store: Store,
+) -> None:
+    regular, newcomer = await guests(store, "Regular", "Newcomer")
+    for seq in range(1, RANKED_AFTER_HANDS):
+        await store.append("TTTTTTT", entry(seq), [
+            HandRated("haitian", [[regular], [newcomer]], [2, 1], [newcomer])
+        ])
+    assert RANKED_AFTER_HANDS == 10
+    assert await store.rankings("haitian") == [], "9 hands: nobody is ranked yet"
+    other = await store.create_guest("Other", "token-of-other")
+    await store.append("TTTTTTT", entry(RANKED_AFTER_HANDS), [
+        HandRated("haitian", [[regular], [other]], [1, 2], [regular])
+    ])
+    rows = await store.rankings("haitian")
+    assert [(row["player"], row["hands"]) for row in rows] == [(regular, 10)]
+    page = Path(kabes.__file__).parent / "web" / "home.js"  # the page says so, with this number
+    assert f"const RANKED_AFTER_HANDS = {RANKED_AFTER_HANDS};" in page.read_text(encoding="utf-8")
 
 
 async def test_rankings_list_the_best_first(store: Store) -> None:
@@ -264,7 +288,7 @@ async def test_rankings_list_the_best_first(store: Store) -> None:
     await store.append("OOOOOOO", entry(1), [
         HandRated("haitian", [[a], [b], [c]], [3, 2, 1], [c])
     ])
-    rows = await store.rankings("haitian")
+    rows = await store.rankings("haitian", least_hands=1)
     assert [row["player"] for row in rows] == [c, b, a]
     assert rows[0]["rating"] > rows[1]["rating"] > rows[2]["rating"]
     assert [row["name"] for row in rows] == ["C", "B", "A"]
@@ -291,10 +315,10 @@ async def test_a_finished_match_counts_for_its_players_and_keeps_its_record_and_
     ])
     assert await store.match_record("FIRSTMM") == record
     assert await store.live_codes() == ["SECONDM"]
-    rows = rows_by_player(await store.rankings("haitian"))
+    rows = rows_by_player(await store.rankings("haitian", least_hands=1))
     assert (rows[winner]["matches"], rows[winner]["matches_won"]) == (1, 1)
     assert (rows[loser]["matches"], rows[loser]["matches_won"]) == (1, 0)
-    page = await store.player(winner)
+    page = await store.player(winner, own=True)
     assert page is not None
     assert page["name"] == "Winner"
     assert [(m["code"], m["finished"], m["won"]) for m in page["matches"]] == [
@@ -302,7 +326,7 @@ async def test_a_finished_match_counts_for_its_players_and_keeps_its_record_and_
     ], "newest first"
     assert page["matches"][0]["started"] >= page["matches"][1]["started"]
     assert page["ratings"]["haitian"] == rows[winner]["rating"]
-    lost = await store.player(loser)
+    lost = await store.player(loser, own=True)
     assert lost is not None
     assert [(m["code"], m["won"]) for m in lost["matches"]] == [
         ("SECONDM", False), ("FIRSTMM", False)
@@ -319,11 +343,14 @@ async def test_a_match_with_computers_is_listed_but_changes_no_rating(store: Sto
     await store.append("CMPUTER", entry(2), [
         MatchFinished("CMPUTER", "haitian", [person], record, False, [person])
     ])
-    assert await store.rankings("haitian") == []
-    page = await store.player(person)
+    assert await store.rankings("haitian", least_hands=1) == []
+    page = await store.player(person, own=True)
     assert page is not None
     assert page["ratings"] == {}
     assert [(m["code"], m["won"]) for m in page["matches"]] == [("CMPUTER", True)]
+    public = await store.player(person)
+    assert public is not None, "to anyone else, the same page without the private code"
+    assert [(m["code"], m["won"]) for m in public["matches"]] == [(None, True)]
 
 
 # Tables -------------------------------------------------------------------------------------
@@ -455,7 +482,7 @@ async def test_a_match_against_computers_plays_out_and_is_kept_on_each_store(
         assert kept == record
         rows = (await server.http.get("/api/rankings/haitian")).json()["rows"]
         assert rows == [], "a match against computers is not rated"
-        page = (await server.http.get(f"/api/players/{player}")).json()
+        page = (await server.http.get(f"/api/players/{player}", headers=auth(token))).json()
         won = 0 in record["result"]["winners"]
         assert [(m["code"], m["finished"], m["won"]) for m in page["matches"]] == [
             (code, True, won)
@@ -478,14 +505,14 @@ async def test_a_match_of_people_is_rated_alike_on_each_store(db_url: str) -> No
         assert filled(record) == record
         hands = len(record["hands"])
         winners = {[host, guest][seat] for seat in record["result"]["winners"]}
-        rows = (await server.http.get("/api/rankings/haitian")).json()["rows"]
+        rows = await server.app.state.services.store.rankings("haitian", least_hands=1)
         assert {row["player"] for row in rows} == {host, guest}
         for row in rows:
             assert row["hands"] == hands
             assert (row["matches"], row["matches_won"]) == (1, int(row["player"] in winners))
         assert rows == sorted(rows, key=lambda row: -row["rating"])
-        for player in (host, guest):
-            page = (await server.http.get(f"/api/players/{player}")).json()
+        for player, token in ((host, host_token), (guest, guest_token)):
+            page = (await server.http.get(f"/api/players/{player}", headers=auth(token))).json()
             assert [(m["code"], m["won"]) for m in page["matches"]] == [
                 (code, player in winners)
             ]

@@ -46,7 +46,7 @@ from kabes.server.clock import Clock, RealClock
 from kabes.server.cluster import Cluster
 from kabes.server.config import Edge, Settings
 from kabes.server.guard import Guard, trusted
-from kabes.server.http_input import bearer_token, read_body
+from kabes.server.http_input import bearer_token, optional_token, read_body
 from kabes.server.hub import Hub
 from kabes.server.inbox import Attach, ClientAction, Detach
 from kabes.server.lessons_api import lesson_routes
@@ -320,9 +320,13 @@ def _api(app: FastAPI, services: Services) -> None:
         return {"variant": variant, "rows": await store.rankings(variant)}
 
     @app.get("/api/players/{player:id}", tags=["rankings"])
-    async def player_page(player: int) -> dict[str, Any]:
-        """A player's ratings and matches, newest first."""
-        found = await store.player(player)
+    async def player_page(player: int, request: Request) -> dict[str, Any]:
+        """A player's ratings and matches, newest first: a private table's code only on the
+        player's own page (their token), never to others (PROTOCOL.md, "Safe for
+        strangers"). A token that is not the player's, or unknown, reads the public page."""
+        token = optional_token(request)
+        caller = None if token is None else await store.player_by_token(token)
+        found = await store.player(player, own=caller is not None and caller[0] == player)
         if found is None:
             raise Refused(ErrorCode.NOT_FOUND, f"no player {player}")
         return found

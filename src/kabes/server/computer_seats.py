@@ -12,13 +12,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from kabes.records import to_record
 from kabes.server import computers
 from kabes.server.clock import Clock
 from kabes.server.inbox import Advice, Connection, InboxItem, Reviewed, Thought
+from kabes.server.lane import Priority
 from kabes.server.metrics import Metrics
 from kabes.server.protocol import (
     ErrorCode,
@@ -31,7 +32,7 @@ from kabes.server.protocol import (
 )
 from kabes.server.state import Status, TableState
 from kabes.server.workers import Workers
-from kabes.views import view
+from kabes.views import View, view
 
 log = logging.getLogger("kabes.table")
 
@@ -95,7 +96,11 @@ class ComputerSeats:
         """The turn a computer seat was woken for (it is woken once per turn)."""
         self._think_from = 0.0
         """When the computer seat's turn was seen (clock time): a move is late from it."""
-        self._advising: set[tuple[int, str]] = set()
+        self._advising: dict[tuple[int, int], dict[str, list[Connection]]] = {}
+        """Hints being searched, by (seat, turn id): the sockets waiting, by action id."""
+        self._hints: dict[int, tuple[int, str, str]] = {}
+        """Each seat's last hint: its turn id, the move and the reason (asked again in the
+        same turn, not searched again)."""
         self._reviewing: dict[tuple[int, int], dict[str, list[Connection]]] = {}
         """Reviews being computed, by (seat, hand): the sockets waiting, by action id."""
         self._reviews: dict[int, tuple[int, list[ReviewMove]]] = {}
@@ -174,42 +179,87 @@ class ComputerSeats:
 
     # Hints -------------------------------------------------------------------------------
 
-    def hint(self, conn: Connection, action_id: str, state: TableState) -> None:
-        """Ask the expert for ``conn``'s seat's move; the answer comes back as Advice."""
+    def hint(
+        self, conn: Connection, action_id: str, state: TableState, remember: Remember
+    ) -> None:
+        """Answer ``conn``'s seat's hint: at once if this turn's was searched already, else
+        when the one search of this turn is back (it is begun if need be); the answer comes
+        back as Advice."""
         seat = conn.seat
         if not state.against_computers(seat):
             raise Refused(ErrorCode.NO_HINTS,
                           "hints are given only at a table against the computer")
         if state.turn != seat or state.match is None:
             raise Refused(ErrorCode.NOT_YOUR_TURN, "a hint is given on your turn")
-        if (seat, action_id) in self._advising:
-            return  # a retry while the expert still thinks: the answer is on its way
-        self._advising.add((seat, action_id))
-        future = self.workers.advise(view(state.match, seat), self.rng.getrandbits(64),
-                                     self.budgets.hint_budget)
+        turn_id = state.turn_id
+        done = self._hints.get(seat)
+        if done is not None and done[0] == turn_id:
+            self._answer_hint(seat, action_id, [conn], done[1], done[2], remember)
+            return
+        waiting = self._advising.get((seat, turn_id))
+        if waiting is not None:  # being searched: this asker gets the same answer
+            conns = waiting.setdefault(action_id, [])
+            if conn not in conns:
+                conns.append(conn)
+            return
+        if not self.workers.admit(Priority.HINT):
+            raise Refused(ErrorCode.SLOW_DOWN, "the expert is busy with other hints; "
+                          "ask again in a moment")
+        self._advising[(seat, turn_id)] = {action_id: [conn]}
+        self._start(self._advise(seat, turn_id, view(state.match, seat),
+                                 self.rng.getrandbits(64)), Priority.HINT)
 
-        def done(f: asyncio.Future[tuple[str, str]]) -> None:
-            if f.cancelled():
-                return
-            if f.exception() is not None:
-                log.error("table %s: hint failed: %r", self.code, f.exception())
-                self.post(Advice(conn, action_id, "", ""))
-                return
-            move, reason = f.result()
-            self.post(Advice(conn, action_id, move, reason))
-
-        future.add_done_callback(done)
+    async def _advise(self, seat: int, turn_id: int, seen: View, seed: int) -> None:
+        try:
+            move, reason = await self.workers.advise(seen, seed, self.budgets.hint_budget)
+        except Exception as err:
+            log.error("table %s: hint failed: %r", self.code, err)
+            move, reason = "", ""
+        self.post(Advice(seat, turn_id, move, reason))
 
     def advised(self, item: Advice, remember: Remember) -> None:
-        """A hint came back: answer it (and keep the answer for a retry)."""
-        self._advising.discard((item.conn.seat, item.action_id))
+        """A hint came back: answer every id waiting for it, and keep it for the turn."""
+        waiting = self._advising.pop((item.seat, item.turn_id), {})
         if not item.move:
             failed = Refused(ErrorCode.UNAVAILABLE, "no hint now; try again")
-            item.conn.send(encode(failed.to_error(item.action_id)))
+            for action_id, conns in waiting.items():
+                data = encode(failed.to_error(action_id))
+                for conn in conns:
+                    conn.send(data)
             return
-        answer = Hint(item.action_id, item.move, item.reason)
-        remember(item.conn.seat, item.action_id, answer)
-        item.conn.send(encode(answer))
+        kept = self._hints.get(item.seat)
+        if kept is None or kept[0] <= item.turn_id:
+            self._hints[item.seat] = (item.turn_id, item.move, item.reason)
+        for action_id, conns in waiting.items():
+            self._answer_hint(item.seat, action_id, conns, item.move, item.reason, remember)
+
+    @staticmethod
+    def _answer_hint(
+        seat: int,
+        action_id: str,
+        conns: list[Connection],
+        move: str,
+        reason: str,
+        remember: Remember,
+    ) -> None:
+        answer = Hint(action_id, move, reason)
+        remember(seat, action_id, answer)
+        data = encode(answer)
+        for conn in conns:
+            conn.send(data)
+
+    def _start(self, work: Coroutine[Any, Any, None], kind: Priority) -> None:
+        """Run ``work``, a hint or review the lane admitted, beside the actor (cancelled if
+        the table stops); once it ends, however, the lane is told."""
+        task = asyncio.get_running_loop().create_task(
+            work, name=f"{kind.name.lower()} {self.code}")
+        self._tasks.add(task)
+
+        def ended(done: asyncio.Task[None]) -> None:
+            self._tasks.discard(done)
+            self.workers.leave(kind)
+
+        task.add_done_callback(ended)
 
     # Reviews -----------------------------------------------------------------------------
 
@@ -242,13 +292,12 @@ class ComputerSeats:
             if conn not in conns:
                 conns.append(conn)
             return
+        if not self.workers.admit(Priority.REVIEW):
+            raise Refused(ErrorCode.SLOW_DOWN, "the expert is busy with other reviews; "
+                          "ask again in a moment")
         self._reviewing[(seat, hand)] = {action_id: [conn]}
-        task = asyncio.get_running_loop().create_task(
-            self._compute(seat, hand, to_record(match), self.rng.getrandbits(64)),
-            name=f"review {self.code}",
-        )
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._start(self._compute(seat, hand, to_record(match), self.rng.getrandbits(64)),
+                    Priority.REVIEW)
 
     async def _compute(self, seat: int, hand: int, record: dict[str, Any], seed: int) -> None:
         moves: list[ReviewMove] | None

@@ -43,8 +43,9 @@ class Settings:
     review_budget: float = REVIEW_BUDGET
     """Seconds the expert searches each position of a ``review`` (kabes.ai.review)."""
     review_searches: int = 1
-    """Review searches a process runs at once, every table together: ``kabes serve`` makes
-    it its worker processes less workers.REVIEW_WORKERS_KEPT_FREE (at least one)."""
+    """Hint and review searches a process runs at once, every table together (the slots of
+    its lane, kabes.server.lane): ``kabes serve`` makes it its worker processes less
+    workers.REVIEW_WORKERS_KEPT_FREE (at least one)."""
     workers: int = 1
     """The worker processes computer seats think in (``kabes serve`` sets it)."""
     budget_follows_load: bool = True

@@ -88,10 +88,11 @@ class Thought:
 
 @dataclass(slots=True)
 class Advice:
-    """The expert's answer to a hint (an empty move: the search failed)."""
+    """The expert's answer to ``seat``'s hint on turn ``turn_id`` (an empty move: the
+    search failed)."""
 
-    conn: Connection
-    action_id: str
+    seat: int
+    turn_id: int
     move: str
     reason: str
 

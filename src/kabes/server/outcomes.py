@@ -1,6 +1,11 @@
 """What follows from a table's change besides its log entry: its status, a match begun or
 finished, a hand to rate.
 
+Rankings count real play (PROTOCOL.md, "Safe for strangers"): a hand at a table of people is
+rated only if every person made a move of their own in it (the clock's ``timeout`` is not
+theirs) and no seat has left, so that nobody climbs on hands the clock played for them; a
+match counts in the matches played and won only on the same terms, over the whole match.
+
 The actor asks :func:`effects_of` after applying an entry, and hands the effects to the store
 with the entry, so they are kept in the same transaction (``kabes.server.effects``).
 """
@@ -30,7 +35,7 @@ def effects_of(
     match = state.match
     if match is None:
         return effects
-    if state.people_only:
+    if state.people_only and real_play(state, len(match.log)):
         effects += [rating(state, e) for e in events if isinstance(e, HandEnded)]
     if match.over and before != Status.OVER:
         result = match.current_result()
@@ -39,9 +44,21 @@ def effects_of(
             p for n, p in enumerate(players)
             if p is not None and match.state.party(n) in result.winners
         ]
+        rated = state.people_only and real_play(state, None)
         effects.append(MatchFinished(state.code, state.variant, winners, to_record(match),
-                                     state.people_only, [p for p in players if p is not None]))
+                                     rated, [p for p in players if p is not None]))
     return effects
+
+
+def real_play(state: TableState, hand: int | None) -> bool:
+    """Whether no seat has left and every person made a move of their own in ``hand`` (the
+    hand's number, 1 for the first), or in the match at all when ``hand`` is None."""
+    people = [(n, s) for n, s in enumerate(state.seats) if s is not None and s.person]
+    if any(s.left for _, s in people):
+        return False
+    if hand is None:
+        return all(n in state.moved for n, _ in people)
+    return all(state.moved.get(n) == hand for n, _ in people)
 
 
 def rating(state: TableState, event: HandEnded) -> HandRated:

@@ -8,8 +8,15 @@ draw for everyone. Ranks start at 1; equal sides share a rank.
 
 from __future__ import annotations
 
+from typing import Final
+
 from kabes.results import HandResult
 from kabes.tiles import Tile, count
+
+RANKED_AFTER_HANDS: Final = 10
+"""Rated hands a player needs in a variant before appearing in its rankings: a rating from a
+few hands says little (openskill's sigma is still wide), and a place at the top should not be
+reached by a lucky hand or two."""
 
 
 def hand_ranks(

@@ -108,6 +108,9 @@ class TableState:
     pause_budget: float = 0.0
     next_table: str | None = None
     """The table opened by ``play_again`` once this match is over."""
+    moved: dict[int, int] = field(default_factory=dict)
+    """Per seat, the hand (1 for the first) in which it last made a move of its own, not the
+    clock's ``timeout``: a hand is rated only if every person moved in it (outcomes.py)."""
     acks: dict[int, OrderedDict[str, int]] = field(default_factory=dict)
     """Per seat, the action ids the log holds and the seq each made (retries get its ack)."""
     _unstarted: Match | None = None
@@ -193,6 +196,8 @@ class TableState:
         number, played = entry.data["seat"], entry.data["move"]
         move = TIMEOUT if played == "timeout" else parse_move(played, match.rules.top)
         change.events += match.apply(number, move)
+        if move is not TIMEOUT:
+            self.moved[number] = len(match.log)
         self.seat(number).restarted = False  # its first turn since a restart is over
         self.turn_id += 1
         if match.over:

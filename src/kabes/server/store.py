@@ -34,6 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from kabes.server.commits import Pending, write
 from kabes.server.effects import Effect
 from kabes.server.metrics import Metrics
+from kabes.server.rankings import RANKED_AFTER_HANDS
 from kabes.server.schema import (
     lesson_progress,
     match_players,
@@ -264,8 +265,10 @@ class Store:
             )).first()
         return None if row is None else (int(row[0]), str(row[1]))
 
-    async def player(self, player: int) -> dict[str, Any] | None:
-        """A player's name, ratings by variant and matches, newest first (PROTOCOL.md)."""
+    async def player(self, player: int, own: bool = False) -> dict[str, Any] | None:
+        """A player's name, ratings by variant and matches, newest first (PROTOCOL.md). A
+        private table's code is shown only on the player's ``own`` page: to anyone else it is
+        null (every table is private until public tables come)."""
         async with self.engine.connect() as conn:
             row = (await conn.execute(
                 sa.select(players.c.name).where(players.c.id == player)
@@ -289,13 +292,17 @@ class Store:
             "name": row[0],
             "ratings": {v: _rating(mu, sigma) for v, mu, sigma in rated},
             "matches": [
-                {"code": c, "variant": v, "finished": bool(f), "won": bool(w), "started": s}
+                {"code": c if own else None, "variant": v, "finished": bool(f), "won": bool(w),
+                 "started": s}
                 for c, v, f, w, s in played
             ],
         }
 
-    async def rankings(self, variant: str, limit: int = 100) -> list[dict[str, Any]]:
-        """The best players of ``variant``, best first."""
+    async def rankings(
+        self, variant: str, limit: int = 100, least_hands: int = RANKED_AFTER_HANDS
+    ) -> list[dict[str, Any]]:
+        """The best players of ``variant``, best first: those with ``least_hands`` rated hands
+        or more (RANKED_AFTER_HANDS)."""
         ordinal = ratings.c.mu - 3 * ratings.c.sigma
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
@@ -304,6 +311,7 @@ class Store:
                           ratings.c.matches_won)
                 .join(players, players.c.id == ratings.c.player)
                 .where(ratings.c.variant == variant)
+                .where(ratings.c.hands >= least_hands)
                 .order_by(ordinal.desc(), ratings.c.player)
                 .limit(limit)
             )).all()

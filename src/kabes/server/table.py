@@ -415,7 +415,7 @@ class Table:
             conn.send(encode(Ack(action.id, state.seq)))
             return
         if isinstance(action, HintAction):
-            self.computer.hint(conn, action.id, state)
+            self.computer.hint(conn, action.id, state, self.answers.remember)
             return
         if isinstance(action, ReviewAction):
             self.computer.review(conn, action.id, state, self.answers.remember)

@@ -166,6 +166,9 @@ function joinCard(nav) {
     h("button", { type: "submit", class: "primary", "data-action": "join" }, t("action.join"))));
 }
 
+/** Rated hands before a player is listed: the server's kabes.server.rankings.RANKED_AFTER_HANDS. */
+const RANKED_AFTER_HANDS = 10;
+
 function rankingsCard(card, list) {
   const table = h("div", { class: "rank-table" });
   const load = async (variant) => {
@@ -188,7 +191,8 @@ function rankingsCard(card, list) {
   };
   const people = list.filter((v) => v.id);
   const select = h("select", { id: "rank-variant", onchange: (e) => load(e.target.value) }, people.map((v) => h("option", { value: v.id }, variantName(v.id, v.title))));
-  card.append(h("div", { class: "field" }, h("label", { for: "rank-variant" }, t("home.variant")), select), table);
+  card.append(h("div", { class: "field" }, h("label", { for: "rank-variant" }, t("home.variant")), select), table,
+    h("p", { class: "hint-text" }, t("home.rankings_rule", { n: RANKED_AFTER_HANDS })));
   load(select.value);
 }
 
@@ -205,8 +209,8 @@ async function historyCard(card, me, titles) {
     body.append(h("ul", { class: "history" }, data.matches.slice(0, 30).map((m) => h("li", {},
       h("span", {}, variantName(m.variant, titles[m.variant])),
       h("span", { class: "hist-state" }, m.finished ? (m.won ? t("history.won") : t("history.lost")) : t("history.unfinished")),
-      m.finished ? null : h("a", { href: `/t/${m.code}` }, t("history.open")),
-      h("a", { href: api.recordUrl(m.code), download: `kabes-${m.code}.json`, "aria-label": t("history.download_of", { code: m.code }) }, t("history.download"))))));
+      m.finished || !m.code ? null : h("a", { href: `/t/${m.code}` }, t("history.open")),
+      m.code ? h("a", { href: api.recordUrl(m.code), download: `kabes-${m.code}.json`, "aria-label": t("history.download_of", { code: m.code }) }, t("history.download")) : null))));
   } catch (e) {
     body.append(h("p", { class: "hint-text" }, e.status === 404 ? t("home.no_history") : errorText(e.code, e.message)));
   }
