@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -95,7 +94,10 @@ class Table:
         self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue()
         self.computer = ComputerSeats(code, workers, settings, clock, lambda: self.state,
                                       self.inbox.put_nowait, metrics)
-        self.rng = random.Random(os.urandom(16))
+        self.rng: random.Random = random.SystemRandom()
+        """Where deals are shuffled from: the operating system's random source (PROTOCOL.md,
+        "Safe for strangers"), never a seeded generator whose state a record could betray.
+        Deals are logged as tiles, so a replay never needs it."""
         self.task: asyncio.Task[None] | None = None
         self.alarm = Alarm(clock, lambda: self.inbox.put_nowait(Tick()))
         """Goes off when the running clock (a turn's, the pause's) may have run out."""
