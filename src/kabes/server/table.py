@@ -137,9 +137,10 @@ class Table:
         """Whether ``seat`` has a socket open here."""
         return bool(self.sockets.get(seat))
 
-    def summary(self) -> dict[str, Any]:
-        """The table summary of PROTOCOL.md, as JSON values."""
-        return as_json(outbox.summary(self.state, self.connected))
+    def summary(self, seated: bool = False) -> dict[str, Any]:
+        """The table summary of PROTOCOL.md, as JSON values: as anyone may read it, or as
+        the table's seats are shown it (``seated``: with ``next_table``)."""
+        return as_json(outbox.summary(self.state, self.connected, seated))
 
     def view_json(self, seat: int) -> dict[str, Any]:
         """``seat``'s VIEW now, as JSON values."""
