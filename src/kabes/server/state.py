@@ -214,6 +214,14 @@ class TableState:
         self.next_table = entry.data["code"]
         change.news.append({"kind": "next_table", "code": self.next_table})
 
+    def _abandoned(self, entry: Entry, change: Change) -> None:
+        """No person had a socket open here for the server's ``--abandon-seconds``: a
+        waiting table closes, a match ends with the hands finished so far (Match.abandon)."""
+        if self.match is not None:
+            change.events += self.match.abandon()
+        self.status = Status.OVER
+        change.news.append({"kind": "abandoned"})
+
     def _resumed(self, entry: Entry, change: Change) -> None:
         self.turn_start = entry.at
         self.turn_budget = entry.data["remaining_ms"] / 1000
@@ -344,6 +352,7 @@ _HANDLERS: dict[str, Callable[[TableState, Entry, Change], None]] = {
     "finish": TableState._finish,
     "next_table": TableState._next_table,
     "resumed": TableState._resumed,
+    "abandoned": TableState._abandoned,
 }
 """One handler per kind of entry: what each kind does to a table is read in one place."""
 

@@ -101,6 +101,10 @@ class Table:
         self.task: asyncio.Task[None] | None = None
         self.alarm = Alarm(clock, lambda: self.inbox.put_nowait(Tick()))
         """Goes off when the running clock (a turn's, the pause's) may have run out."""
+        self.empty_since: float | None = clock.now()
+        """Since when no person has had a socket open here (None while one has): from its
+        opening or its rebuilding (a restart leaves everyone disconnected), or from the
+        last socket's closing. ``abandon_seconds`` after it, the table is abandoned."""
         self.closed = False
         self._stale = False
         """A write failed and the store could not be read back: this state may hold a change
@@ -342,6 +346,7 @@ class Table:
         conn.send(encode(outbox.welcome(self.state, conn.seat, self.connected,
                                         self.clock.now())))
         conns.append(conn)
+        self.empty_since = None
         if first and sitter.person:
             with contextlib.suppress(Refused):
                 await self.commit("connected", {"seat": conn.seat})
@@ -351,6 +356,7 @@ class Table:
         if conn not in conns:
             return
         conns.remove(conn)
+        self._maybe_empty()
         seats = self.state.seats
         sitter = seats[conn.seat] if conn.seat < len(seats) else None
         if not conns and sitter is not None and sitter.person and not sitter.left \
@@ -379,8 +385,25 @@ class Table:
         await self.commit(kind, data)
         return int(data["seat"])
 
+    def _maybe_empty(self) -> None:
+        """Start the abandonment clock if no person has a socket open here any more."""
+        if self.empty_since is None and not any(self.sockets.values()):
+            self.empty_since = self.clock.now()
+
+    def abandon_at(self) -> float | None:
+        """When this table is abandoned if nobody comes (None: someone is here, or it is
+        over)."""
+        if self.empty_since is None or self.state.status == Status.OVER:
+            return None
+        return self.empty_since + self.settings.abandon_seconds
+
     async def _on_tick(self) -> None:
         state = self.state
+        abandon = self.abandon_at()
+        if abandon is not None and self.clock.now() >= abandon:
+            with contextlib.suppress(Refused):
+                await self.commit("abandoned", {})
+            return
         deadline = state.deadline()
         if deadline is None or self.clock.now() < deadline:
             return
@@ -433,6 +456,7 @@ class Table:
             # person, whose updates none of them may see.
             for other in self.sockets.pop(seat, None) or [conn]:
                 other.close(1000)
+            self._maybe_empty()
             return
         if isinstance(action, PlayAction):
             kind, data = actions.play(state, seat, action.move)
@@ -462,6 +486,9 @@ class Table:
         if self.closed or self.lost:
             return
         deadline = self.state.deadline()
+        abandon = self.abandon_at()
+        if abandon is not None:
+            deadline = abandon if deadline is None else min(deadline, abandon)
         if deadline is not None:
             self.alarm.set(max(deadline, self._retry_at))
         self.computer.wake(self.state)
