@@ -57,6 +57,7 @@ from kabes.server.protocol import (
     as_json,
     encode,
 )
+from kabes.server.seat_limits import SeatRate, shed_oldest
 from kabes.server.state import Status, TableState, replay
 from kabes.server.tablelog import Entry, Lost, TableLog
 from kabes.server.workers import Workers
@@ -89,6 +90,8 @@ class Table:
         self.state = TableState(code, settings.timing)
         self.sockets: dict[int, list[Connection]] = {}
         """Each seat's open sockets (a seat may have several: two tabs)."""
+        self.rate = SeatRate()
+        """Each seat's actions in the last second, all its sockets together."""
         self.answers = Answers()
         """Answers not in the log (refusals, hints, reviews), for retried ids."""
         self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue()
@@ -346,6 +349,7 @@ class Table:
         conn.send(encode(outbox.welcome(self.state, conn.seat, self.connected,
                                         self.clock.now())))
         conns.append(conn)
+        shed_oldest(conns, self.settings.seat_sockets)
         self.empty_since = None
         if first and sitter.person:
             with contextlib.suppress(Refused):
@@ -420,6 +424,11 @@ class Table:
             # A socket of a seat given up (a leave closes them all): it speaks for nobody.
             refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat at this table")
             conn.send(encode(refused.to_error(action.id)))
+            return
+        try:
+            self.rate.check(seat)
+        except Refused as err:  # not remembered: the same id sent later is tried afresh
+            conn.send(encode(err.to_error(action.id)))
             return
         answered = self.answers.of(self.state, seat, action.id)
         if answered is not None:
