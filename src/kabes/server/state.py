@@ -108,6 +108,8 @@ class TableState:
     pause_budget: float = 0.0
     next_table: str | None = None
     """The table opened by ``play_again`` once this match is over."""
+    removed: set[int] = field(default_factory=set)
+    """The players the host removed before the start: they may not sit here again."""
     acks: dict[int, OrderedDict[str, int]] = field(default_factory=dict)
     """Per seat, the action ids the log holds and the seq each made (retries get its ack)."""
     _unstarted: Match | None = None
@@ -177,6 +179,12 @@ class TableState:
             change.news.append({"kind": "host_changed", "seat": self.host})
         if data.get("closed"):
             self.status = Status.OVER
+
+    def _removed(self, entry: Entry, change: Change) -> None:
+        number = entry.data["seat"]
+        self.seats[number] = None
+        self.removed.add(entry.data["player"])
+        change.news.append({"kind": "seat_removed", "seat": number})
 
     def _started(self, entry: Entry, change: Change) -> None:
         self.match = Match(self.variant, self.players, self.options)
@@ -346,6 +354,7 @@ _HANDLERS: dict[str, Callable[[TableState, Entry, Change], None]] = {
     "connected": TableState._connected,
     "disconnected": TableState._disconnected,
     "left": TableState._left,
+    "removed": TableState._removed,
     "started": TableState._started,
     "dealt": TableState._dealt,
     "move": TableState._move,

@@ -52,6 +52,7 @@ from kabes.server.protocol import (
     PlayAction,
     PlayAgainAction,
     Refused,
+    RemoveAction,
     ReviewAction,
     SyncAction,
     as_json,
@@ -64,6 +65,8 @@ from kabes.server.workers import Workers
 
 log = logging.getLogger("kabes.table")
 
+REMOVED_CLOSE = 4403
+"""The close code of the sockets of a player the host removed."""
 STORE_RETRY_SECONDS = 1.0
 """After the store failed, how long a table waits before its clocks try to write again."""
 
@@ -467,12 +470,27 @@ class Table:
                 other.close(1000)
             self._maybe_empty()
             return
+        if isinstance(action, RemoveAction):
+            kind, data = actions.remove(state, seat, action.seat)
+            entry = await self.commit(kind, data, seat, action.id)
+            self._send_off(action.seat)
+            conn.send(encode(Ack(action.id, entry.seq)))
+            return
         if isinstance(action, PlayAction):
             kind, data = actions.play(state, seat, action.move)
         else:
             kind, data = actions.host_action(state, seat, action, self.rng)
         entry = await self.commit(kind, data, seat, action.id)
         conn.send(encode(Ack(action.id, entry.seq)))
+
+    def _send_off(self, seat: int) -> None:
+        """Close every socket of a seat the host removed: they saw the update that frees it,
+        now they are told why and closed (4403); another person may take the seat."""
+        removed = Refused(ErrorCode.REMOVED, "the host removed you from this table")
+        for conn in self.sockets.pop(seat, []):
+            conn.send(encode(removed.to_error(None)))
+            conn.close(REMOVED_CLOSE)
+        self._maybe_empty()
 
     async def _leave(self, seat: int, action_id: str) -> None:
         kind, data = actions.leave(self.state, seat)
