@@ -21,7 +21,14 @@ from deals import with_counts
 from kabes.errors import BadRecord
 from kabes.match import Match
 from kabes.moves import TIMEOUT, parse_move
-from kabes.records import filled, load_record, replay, save_record, to_record
+from kabes.records import (
+    disagreements,
+    filled,
+    load_record,
+    replay,
+    save_record,
+    to_record,
+)
 from kabes.tiles import full_set, parse_tile
 
 DATA = Path(__file__).resolve().parent / "data" / "records"
@@ -311,6 +318,28 @@ def test_complete_hands_of_an_unfinished_match() -> None:
     assert out["result"]["winners"] == []
     assert out["result"]["scores"] == record["hands"][3]["result"]["scores"]
     assert out["hands"][3]["result"]["next_leader"] is not None
+
+
+def test_an_abandoned_match_keeps_its_finished_hands_and_replays_to_the_same_result() -> None:
+    """A server ends a match nobody is left at (PROTOCOL.md, "Safe for strangers"): the
+    hand in progress is dropped, the finished hands stand, nobody wins, and the record's
+    result says ``abandoned``; replaying that record gives the same result."""
+    record = stripped(load("haitian-2.json"))
+    record["hands"] = record["hands"][:5]
+    moves = record["hands"][4]["moves"]
+    record["hands"][4]["moves"] = moves[: len(moves) // 2]
+    match = replay(record)
+    assert match.hand_in_progress
+    match.abandon()
+    assert match.over and match.hand is None
+    out = to_record(match)
+    assert len(out["hands"]) == 4
+    scores = filled(stripped(load("haitian-2.json")))["hands"][3]["result"]["scores"]
+    assert out["result"] == {"finished": False, "winners": [], "scores": scores,
+                             "kochon": False, "abandoned": True}
+    assert filled(out) == out
+    assert disagreements(out, filled(out)) == []
+    assert "abandoned" not in filled(record)["result"]  # only a result that says so
 
 
 # -- round trips of matches played here ------------------------------------------------------

@@ -153,6 +153,19 @@ class Match:
         winners = self.rules.finish_winners(self.state)
         return self._conclude(winners, finished=True)
 
+    def abandon(self) -> list[Event]:
+        """End the match because no person is left at its table (a server's abandoned
+        table, PROTOCOL.md "Safe for strangers"): the hands finished so far stand, the hand
+        in progress is dropped as if never dealt, and nobody wins (``finished`` false,
+        ``abandoned`` true)."""
+        if self.result is not None:
+            raise MatchOver("the match is already over")
+        if self.hand_in_progress:
+            self.log.pop()
+            self.hand = None
+        self.result = MatchResult(False, (), tuple(self.state.scores), False, abandoned=True)
+        return [MatchEnded(self.result)]
+
     def current_result(self) -> MatchResult:
         """The match result so far: final once over, else unfinished with the scores."""
         if self.result is not None:

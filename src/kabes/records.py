@@ -99,6 +99,11 @@ def replay(
                 raise BadRecord(f"{at}: {err.message}") from None
     if match.options.open_ended and _host_finished(record):
         tell(match.finish())
+    if _abandoned(record) and not match.over:
+        if match.hand_in_progress:
+            raise BadRecord(f"hand {len(hands)} stops before its end, but an abandoned "
+                            "match's record holds only the hands it finished")
+        tell(match.abandon())
     return match
 
 
@@ -107,6 +112,13 @@ def _host_finished(record: Mapping[str, Any]) -> bool:
     replay cannot work out from the moves, so it is read from the record's own result."""
     result = record.get("result")
     return isinstance(result, dict) and result.get("finished") is True
+
+
+def _abandoned(record: Mapping[str, Any]) -> bool:
+    """Whether the record says a server ended the match because no person was left (its
+    result's ``abandoned``): like a host's finish, read from the record's own result."""
+    result = record.get("result")
+    return isinstance(result, dict) and result.get("abandoned") is True
 
 
 def filled(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -71,18 +71,23 @@ class HandResult:
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
-    """The record's overall ``result``; ``winners`` is empty while the match is unfinished."""
+    """The record's overall ``result``; ``winners`` is empty while the match is unfinished,
+    and when it was abandoned (DESIGN.md: a server ended it because no person was left)."""
 
     finished: bool
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     kochon: bool
+    abandoned: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """The record form of this result."""
-        return {
+        """The record form of this result (``abandoned`` only when true, as DESIGN.md says)."""
+        out: dict[str, Any] = {
             "finished": self.finished,
             "winners": list(self.winners),
             "scores": list(self.scores),
             "kochon": self.kochon,
         }
+        if self.abandoned:
+            out["abandoned"] = True
+        return out

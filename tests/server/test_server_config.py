@@ -37,6 +37,8 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "turn_seconds": ("7.5", 7.5),
     "away_seconds": ("2", 2.0),
     "pause_seconds": ("0", 0.0),
+    "abandon_seconds": ("90", 90.0),
+    "seat_sockets": ("2", 2),
     "computer_delay": ("0.25", 0.25),
     "expert_budget": ("0.05", 0.05),
     "fixed_budget": ("yes", True),
@@ -212,6 +214,7 @@ def test_the_tables_settings_follow_the_config() -> None:
     assert (settings.turn_seconds, settings.away_seconds, settings.pause_seconds,
             settings.computer_delay, settings.expert_budget) == (7.5, 2.0, 0.0, 0.25, 0.05)
     assert not settings.budget_follows_load
+    assert (settings.abandon_seconds, settings.seat_sockets) == (90.0, 2)
     assert (settings.workers, settings.review_searches) == (3, 2)
     assert config.advertised == "http://me:8123"
     assert ServerConfig(port=8123).advertised == "http://127.0.0.1:8123"
@@ -264,6 +267,7 @@ def test_documented_defaults_are_the_old_ones() -> None:
     assert (config.turn_seconds, config.away_seconds, config.pause_seconds,
             config.computer_delay, config.expert_budget, config.fixed_budget) == (
         45.0, 5.0, 30.0, 1.0, 1.0, False)
+    assert (config.abandon_seconds, config.seat_sockets) == (600.0, 4)
     assert (config.workers, config.redis, config.advertise, config.redis_prefix,
             config.lease_seconds) == (None, None, None, "kabes:", 5.0)
 

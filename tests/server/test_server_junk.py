@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from kabes.records import filled, replay
 from kabes.server import protocol
+from kabes.server.config import Settings
 
 Message = dict[str, Any]
 
@@ -114,8 +115,9 @@ STEP = st.one_of(
 
 
 class Pacer:
-    """Keeps one socket under the server's flood limit (100 messages a second): at most 90
-    messages in any 1.1 s of real time. Every send here waits for its answer before the next
+    """Keeps one seat under the server's flood limits (100 messages a second from a socket,
+    and from all the sockets of a seat together): at most 90 messages in any 1.1 s of real
+    time, shared by the seat's sockets. Every send here waits for its answer before the next
     one, so the server reads them no closer together than they were sent."""
 
     def __init__(self) -> None:
@@ -161,6 +163,8 @@ class Run:
         self.code = code
         self.tokens = tokens
         self.peers: list[Peer] = []
+        self.pacers: dict[int, Pacer] = {}
+        """One per seat: its sockets together stay under the flood limit."""
         self.answered: list[Answered] = []
         self.ids = 0
 
@@ -219,8 +223,14 @@ class Run:
     async def connect(self, seat: int) -> Peer:
         sock, welcome = await self.server.connect(self.code, self.tokens[seat])
         assert welcome["seat"] == seat
-        peer = Peer(seat, sock)
+        mine = [p for p in self.open_peers() if p.seat == seat]
+        peer = Peer(seat, sock, self.pacers.setdefault(seat, Pacer()))
         self.peers.append(peer)
+        if len(mine) >= Settings().seat_sockets:  # the seat's oldest socket makes room
+            oldest = mine[0]
+            assert (await oldest.sock.until("error"))["code"] == "too_many_sockets"
+            assert await oldest.sock.closed() == 4409
+            oldest.gone = "closed 4409"
         return peer
 
     async def send(self, peer: Peer, message: Message | str) -> int:

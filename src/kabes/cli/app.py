@@ -192,6 +192,8 @@ def serve(
     turn_seconds: Annotated[float, _setting("turn_seconds")] = SERVE.turn_seconds,
     away_seconds: Annotated[float, _setting("away_seconds")] = SERVE.away_seconds,
     pause_seconds: Annotated[float, _setting("pause_seconds")] = SERVE.pause_seconds,
+    abandon_seconds: Annotated[float, _setting("abandon_seconds")] = SERVE.abandon_seconds,
+    seat_sockets: Annotated[int, _setting("seat_sockets")] = SERVE.seat_sockets,
     computer_delay: Annotated[float, _setting("computer_delay")] = SERVE.computer_delay,
     expert_budget: Annotated[float, _setting("expert_budget")] = SERVE.expert_budget,
     fixed_budget: Annotated[bool, _setting("fixed_budget")] = SERVE.fixed_budget,

@@ -78,12 +78,33 @@ def leave(state: TableState, seat: int) -> EntryData:
     return "left", data
 
 
+def remove(state: TableState, seat: int, target: int) -> EntryData:
+    """The host, before the start, frees ``target``'s seat; its player may not sit here
+    again (:func:`join`)."""
+    if seat != state.host:
+        raise Refused(ErrorCode.NOT_HOST, "only the host may remove a player")
+    if state.match is not None:
+        raise Refused(ErrorCode.STARTED, "the match has started: nobody can be removed")
+    if state.status != Status.WAITING:
+        raise Refused(ErrorCode.NOT_NOW, "this table is closed")
+    if target >= state.players:
+        raise Refused(ErrorCode.BAD_MESSAGE, f"there is no seat {target} at this table")
+    if target == seat:
+        raise Refused(ErrorCode.BAD_MESSAGE, "a host cannot remove themselves; leave instead")
+    sitter = state.seats[target]
+    if sitter is None or not sitter.person:
+        raise Refused(ErrorCode.NOT_SEATED, f"no person sits at seat {target}")
+    return "removed", {"seat": target, "player": sitter.player}
+
+
 def join(state: TableState, player: int, name: str) -> EntryData | int:
     """A person asks for a seat: the seat they already hold, or the entry that seats them at
-    the lowest free seat."""
+    the lowest free seat (never for a player the host removed)."""
     held = state.seat_of(player)
     if held is not None:
         return held
+    if player in state.removed:
+        raise Refused(ErrorCode.REMOVED, "the host removed you from this table")
     if state.status == Status.OVER and state.match is None:
         raise Refused(ErrorCode.STARTED, "this table was closed before its match began")
     if state.status != Status.WAITING:

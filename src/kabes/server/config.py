@@ -37,6 +37,10 @@ class Settings:
     turn_seconds: float = 45.0
     away_seconds: float = 5.0
     pause_seconds: float = 30.0
+    abandon_seconds: float = 600.0
+    """Seconds a table may have no person's socket open before it is over (abandoned)."""
+    seat_sockets: int = 4
+    """Sockets a seat may hold at once; a new one beyond closes the seat's oldest."""
     computer_delay: float = 1.0
     expert_budget: float = 1.0
     hint_budget: float = 0.5
@@ -134,6 +138,12 @@ class ServerConfig:
     away_seconds: float = setting(
         TABLE.away_seconds, "Seconds per turn for a seat with no open socket.", minimum=0.01)
     pause_seconds: float = setting(TABLE.pause_seconds, "Seconds between hands.", minimum=0.0)
+    abandon_seconds: float = setting(
+        TABLE.abandon_seconds, "Seconds a table may have no person connected before it is "
+        "over (abandoned).", minimum=0.01)
+    seat_sockets: int = setting(
+        TABLE.seat_sockets, "Sockets one seat may hold at once; one more closes the seat's "
+        "oldest.", minimum=1)
     computer_delay: float = setting(
         TABLE.computer_delay, "Seconds a computer seat waits before moving.", minimum=0.0)
     expert_budget: float = setting(
@@ -211,6 +221,8 @@ class ServerConfig:
             turn_seconds=self.turn_seconds,
             away_seconds=self.away_seconds,
             pause_seconds=self.pause_seconds,
+            abandon_seconds=self.abandon_seconds,
+            seat_sockets=self.seat_sockets,
             computer_delay=self.computer_delay,
             expert_budget=self.expert_budget,
             budget_follows_load=not self.fixed_budget,

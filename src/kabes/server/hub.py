@@ -330,7 +330,7 @@ class Hub:
             reply: asyncio.Future[int] = asyncio.get_running_loop().create_future()
             table.inbox.put_nowait(Join(int(args[0]), str(args[1]), reply))
             seat = await reply
-            return {"seat": seat, "table": await table.call(table.summary)}
+            return {"seat": seat, "table": await table.call(lambda: table.summary(seated=True))}
         raise ValueError(f"no such request: {what!r}")
 
     async def _keep_leases(self) -> None:

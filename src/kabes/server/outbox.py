@@ -31,13 +31,16 @@ Connected = Callable[[int], bool]
 """Whether a seat has a socket open now (the actor's to say: sockets are not state)."""
 
 
-def summary(state: TableState, connected: Connected) -> Summary:
-    """The table summary of PROTOCOL.md."""
+def summary(state: TableState, connected: Connected, seated: bool = False) -> Summary:
+    """The table summary of PROTOCOL.md. ``next_table`` (the rematch's code) only for the
+    table's ``seated`` (its welcomes and updates): a private table's code stays private, so
+    a stranger who learned this table's code does not learn the next one's."""
     match = state.rules_match
     options = {name: getattr(match.options, name) for name in match.specs}
     return Summary(
         state.code, state.variant, state.players, options, state.host, str(state.status),
-        [_seat_info(n, s, connected) for n, s in enumerate(state.seats)], state.next_table,
+        [_seat_info(n, s, connected) for n, s in enumerate(state.seats)],
+        state.next_table if seated else None,
     )
 
 
@@ -76,13 +79,13 @@ def seat_view(
 
 def welcome(state: TableState, seat: int, connected: Connected, now: float) -> Welcome:
     """The answer to a seat's hello: the table as it is at its seq."""
-    return Welcome(state.seq, seat, summary(state, connected),
+    return Welcome(state.seq, seat, summary(state, connected, seated=True),
                    seat_view(state, seat, clocks(state, now)))
 
 
 def update(state: TableState, seat: int, connected: Connected, now: float) -> Update:
     """A fresh update for one seat, with no events (``sync``)."""
-    return Update(state.seq, summary(state, connected), [],
+    return Update(state.seq, summary(state, connected, seated=True), [],
                   seat_view(state, seat, clocks(state, now)))
 
 
@@ -97,7 +100,7 @@ def updates(
     """Each of ``seats``' update after a change: the change's events that seat may see
     (``news``: the table's own, all public; ``events``: the engine's, public or one seat's)
     and its whole view, encoded."""
-    shared = Raw(encode(summary(state, connected)))
+    shared = Raw(encode(summary(state, connected, seated=True)))
     public = news + [wire.event_json(e) for e in events if e.to is None]
     public_raw = Raw(encode(public))
     clock, pause = clocks(state, now)

@@ -19,7 +19,8 @@ import msgspec
 MAX_MESSAGE_BYTES: Final = 4096
 """A client message over this many bytes closes its socket (1009)."""
 MAX_MESSAGES_PER_SECOND: Final = 100
-"""More client messages than this within one second close the socket (1008)."""
+"""More client messages than this within one second close the socket (1008); more actions
+than this from all the sockets of one seat are refused ``slow_down`` (seat_limits.py)."""
 BODY_LIMIT: Final = 16 * 1024
 """An HTTP request body over this many bytes is refused (413)."""
 
@@ -52,6 +53,11 @@ class ErrorCode(StrEnum):
     """An addition (lessons): a step or choice that does not exist, or a try that does not fit."""
     BAD_LANGUAGE = "bad_language"
     """An addition (lessons): a language the lessons are not written in."""
+    REMOVED = "removed"
+    """An addition: the host removed this player from the table before its start; they may
+    not take a seat there again."""
+    TOO_MANY_SOCKETS = "too_many_sockets"
+    """An addition: a seat opened a socket beyond its cap; its oldest is closed (4409)."""
 
 
 HTTP_STATUS: Final[Mapping[ErrorCode, int]] = {
@@ -62,6 +68,7 @@ HTTP_STATUS: Final[Mapping[ErrorCode, int]] = {
     ErrorCode.ILLEGAL_MOVE: 409, ErrorCode.NOT_HOST: 403, ErrorCode.NOT_NOW: 409,
     ErrorCode.NO_HINTS: 409, ErrorCode.SLOW_DOWN: 429, ErrorCode.UNAVAILABLE: 503,
     ErrorCode.BAD_STEP: 400, ErrorCode.BAD_LANGUAGE: 400,
+    ErrorCode.REMOVED: 403, ErrorCode.TOO_MANY_SOCKETS: 409,
 }
 """The HTTP status each code is answered with."""
 
@@ -175,9 +182,16 @@ class PlayAgainAction(msgspec.Struct, tag="play_again", tag_field="type"):
     id: ActionId
 
 
+class RemoveAction(msgspec.Struct, tag="remove", tag_field="type"):
+    """Host, before the start: free ``seat``, whose player may not sit at this table again."""
+
+    id: ActionId
+    seat: Annotated[int, msgspec.Meta(ge=0)]
+
+
 Action = (
     PlayAction | StartAction | NextHandAction | FinishAction | HintAction | ReviewAction
-    | SyncAction | LeaveAction | PlayAgainAction
+    | SyncAction | LeaveAction | PlayAgainAction | RemoveAction
 )
 ClientMessage = Hello | Action
 

@@ -111,6 +111,8 @@ class TableState:
     moved: dict[int, int] = field(default_factory=dict)
     """Per seat, the hand (1 for the first) in which it last made a move of its own, not the
     clock's ``timeout``: a hand is rated only if every person moved in it (outcomes.py)."""
+    removed: set[int] = field(default_factory=set)
+    """The players the host removed before the start: they may not sit here again."""
     acks: dict[int, OrderedDict[str, int]] = field(default_factory=dict)
     """Per seat, the action ids the log holds and the seq each made (retries get its ack)."""
     _unstarted: Match | None = None
@@ -181,6 +183,12 @@ class TableState:
         if data.get("closed"):
             self.status = Status.OVER
 
+    def _removed(self, entry: Entry, change: Change) -> None:
+        number = entry.data["seat"]
+        self.seats[number] = None
+        self.removed.add(entry.data["player"])
+        change.news.append({"kind": "seat_removed", "seat": number})
+
     def _started(self, entry: Entry, change: Change) -> None:
         self.match = Match(self.variant, self.players, self.options)
         self.status = Status.PLAYING
@@ -218,6 +226,14 @@ class TableState:
     def _next_table(self, entry: Entry, change: Change) -> None:
         self.next_table = entry.data["code"]
         change.news.append({"kind": "next_table", "code": self.next_table})
+
+    def _abandoned(self, entry: Entry, change: Change) -> None:
+        """No person had a socket open here for the server's ``--abandon-seconds``: a
+        waiting table closes, a match ends with the hands finished so far (Match.abandon)."""
+        if self.match is not None:
+            change.events += self.match.abandon()
+        self.status = Status.OVER
+        change.news.append({"kind": "abandoned"})
 
     def _resumed(self, entry: Entry, change: Change) -> None:
         self.turn_start = entry.at
@@ -343,12 +359,14 @@ _HANDLERS: dict[str, Callable[[TableState, Entry, Change], None]] = {
     "connected": TableState._connected,
     "disconnected": TableState._disconnected,
     "left": TableState._left,
+    "removed": TableState._removed,
     "started": TableState._started,
     "dealt": TableState._dealt,
     "move": TableState._move,
     "finish": TableState._finish,
     "next_table": TableState._next_table,
     "resumed": TableState._resumed,
+    "abandoned": TableState._abandoned,
 }
 """One handler per kind of entry: what each kind does to a table is read in one place."""
 

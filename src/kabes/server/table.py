@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -53,17 +52,21 @@ from kabes.server.protocol import (
     PlayAction,
     PlayAgainAction,
     Refused,
+    RemoveAction,
     ReviewAction,
     SyncAction,
     as_json,
     encode,
 )
+from kabes.server.seat_limits import SeatRate, shed_oldest
 from kabes.server.state import Status, TableState, replay
 from kabes.server.tablelog import Entry, Lost, TableLog
 from kabes.server.workers import Workers
 
 log = logging.getLogger("kabes.table")
 
+REMOVED_CLOSE = 4403
+"""The close code of the sockets of a player the host removed."""
 STORE_RETRY_SECONDS = 1.0
 """After the store failed, how long a table waits before its clocks try to write again."""
 
@@ -90,15 +93,24 @@ class Table:
         self.state = TableState(code, settings.timing)
         self.sockets: dict[int, list[Connection]] = {}
         """Each seat's open sockets (a seat may have several: two tabs)."""
+        self.rate = SeatRate()
+        """Each seat's actions in the last second, all its sockets together."""
         self.answers = Answers()
         """Answers not in the log (refusals, hints, reviews), for retried ids."""
         self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue()
         self.computer = ComputerSeats(code, workers, settings, clock, lambda: self.state,
                                       self.inbox.put_nowait, metrics)
-        self.rng = random.Random(os.urandom(16))
+        self.rng: random.Random = random.SystemRandom()
+        """Where deals are shuffled from: the operating system's random source (PROTOCOL.md,
+        "Safe for strangers"), never a seeded generator whose state a record could betray.
+        Deals are logged as tiles, so a replay never needs it."""
         self.task: asyncio.Task[None] | None = None
         self.alarm = Alarm(clock, lambda: self.inbox.put_nowait(Tick()))
         """Goes off when the running clock (a turn's, the pause's) may have run out."""
+        self.empty_since: float | None = clock.now()
+        """Since when no person has had a socket open here (None while one has): from its
+        opening or its rebuilding (a restart leaves everyone disconnected), or from the
+        last socket's closing. ``abandon_seconds`` after it, the table is abandoned."""
         self.closed = False
         self._stale = False
         """A write failed and the store could not be read back: this state may hold a change
@@ -135,9 +147,10 @@ class Table:
         """Whether ``seat`` has a socket open here."""
         return bool(self.sockets.get(seat))
 
-    def summary(self) -> dict[str, Any]:
-        """The table summary of PROTOCOL.md, as JSON values."""
-        return as_json(outbox.summary(self.state, self.connected))
+    def summary(self, seated: bool = False) -> dict[str, Any]:
+        """The table summary of PROTOCOL.md, as JSON values: as anyone may read it, or as
+        the table's seats are shown it (``seated``: with ``next_table``)."""
+        return as_json(outbox.summary(self.state, self.connected, seated))
 
     def view_json(self, seat: int) -> dict[str, Any]:
         """``seat``'s VIEW now, as JSON values."""
@@ -339,6 +352,8 @@ class Table:
         conn.send(encode(outbox.welcome(self.state, conn.seat, self.connected,
                                         self.clock.now())))
         conns.append(conn)
+        shed_oldest(conns, self.settings.seat_sockets)
+        self.empty_since = None
         if first and sitter.person:
             with contextlib.suppress(Refused):
                 await self.commit("connected", {"seat": conn.seat})
@@ -348,6 +363,7 @@ class Table:
         if conn not in conns:
             return
         conns.remove(conn)
+        self._maybe_empty()
         seats = self.state.seats
         sitter = seats[conn.seat] if conn.seat < len(seats) else None
         if not conns and sitter is not None and sitter.person and not sitter.left \
@@ -376,8 +392,25 @@ class Table:
         await self.commit(kind, data)
         return int(data["seat"])
 
+    def _maybe_empty(self) -> None:
+        """Start the abandonment clock if no person has a socket open here any more."""
+        if self.empty_since is None and not any(self.sockets.values()):
+            self.empty_since = self.clock.now()
+
+    def abandon_at(self) -> float | None:
+        """When this table is abandoned if nobody comes (None: someone is here, or it is
+        over)."""
+        if self.empty_since is None or self.state.status == Status.OVER:
+            return None
+        return self.empty_since + self.settings.abandon_seconds
+
     async def _on_tick(self) -> None:
         state = self.state
+        abandon = self.abandon_at()
+        if abandon is not None and self.clock.now() >= abandon:
+            with contextlib.suppress(Refused):
+                await self.commit("abandoned", {})
+            return
         deadline = state.deadline()
         if deadline is None or self.clock.now() < deadline:
             return
@@ -394,6 +427,11 @@ class Table:
             # A socket of a seat given up (a leave closes them all): it speaks for nobody.
             refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat at this table")
             conn.send(encode(refused.to_error(action.id)))
+            return
+        try:
+            self.rate.check(seat)
+        except Refused as err:  # not remembered: the same id sent later is tried afresh
+            conn.send(encode(err.to_error(action.id)))
             return
         answered = self.answers.of(self.state, seat, action.id)
         if answered is not None:
@@ -430,6 +468,13 @@ class Table:
             # person, whose updates none of them may see.
             for other in self.sockets.pop(seat, None) or [conn]:
                 other.close(1000)
+            self._maybe_empty()
+            return
+        if isinstance(action, RemoveAction):
+            kind, data = actions.remove(state, seat, action.seat)
+            entry = await self.commit(kind, data, seat, action.id)
+            self._send_off(action.seat)
+            conn.send(encode(Ack(action.id, entry.seq)))
             return
         if isinstance(action, PlayAction):
             kind, data = actions.play(state, seat, action.move)
@@ -437,6 +482,15 @@ class Table:
             kind, data = actions.host_action(state, seat, action, self.rng)
         entry = await self.commit(kind, data, seat, action.id)
         conn.send(encode(Ack(action.id, entry.seq)))
+
+    def _send_off(self, seat: int) -> None:
+        """Close every socket of a seat the host removed: they saw the update that frees it,
+        now they are told why and closed (4403); another person may take the seat."""
+        removed = Refused(ErrorCode.REMOVED, "the host removed you from this table")
+        for conn in self.sockets.pop(seat, []):
+            conn.send(encode(removed.to_error(None)))
+            conn.close(REMOVED_CLOSE)
+        self._maybe_empty()
 
     async def _leave(self, seat: int, action_id: str) -> None:
         kind, data = actions.leave(self.state, seat)
@@ -459,6 +513,9 @@ class Table:
         if self.closed or self.lost:
             return
         deadline = self.state.deadline()
+        abandon = self.abandon_at()
+        if abandon is not None:
+            deadline = abandon if deadline is None else min(deadline, abandon)
         if deadline is not None:
             self.alarm.set(max(deadline, self._retry_at))
         self.computer.wake(self.state)

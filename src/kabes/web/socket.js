@@ -5,6 +5,11 @@
 // server never applies an id twice). Handlers: onMessage(msg), onStatus("connecting" |
 // "open" | "reconnecting" | "closed"), onRefused(code) when the server will not seat us.
 
+// Closes after which reconnecting cannot help, with the refusal they stand for: not seated
+// (4401), no such table (4404), removed by the host (4403), and a fifth socket of this seat
+// that closed this one (4409: reconnecting would close another tab in turn).
+const FINAL = { 4401: "not_seated", 4403: "removed", 4404: "not_found", 4409: "too_many_sockets" };
+
 let counter = 0;
 function newId() {
   counter += 1;
@@ -63,10 +68,10 @@ export class TableSocket {
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      if (event.code === 4401 || event.code === 4404) {
+      if (event.code in FINAL) {
         this.stopped = true;
         this.onStatus("closed");
-        this.onRefused(this.refusal || (event.code === 4404 ? "not_found" : "not_seated"));
+        this.onRefused(this.refusal || FINAL[event.code]);
         return;
       }
       this.scheduleRetry();
@@ -75,7 +80,7 @@ export class TableSocket {
   }
 
   receive(msg) {
-    if (msg.type === "error" && msg.id === null && (msg.code === "not_seated" || msg.code === "bad_token")) {
+    if (msg.type === "error" && msg.id === null && Object.values(FINAL).concat("bad_token").includes(msg.code)) {
       this.refusal = msg.code;
     }
     if (msg.type === "welcome") {

@@ -1,7 +1,7 @@
 // table.js — the page of one table (/t/CODE): joins it if needed, keeps its WebSocket
 // (socket.js), and draws the waiting room or the table from the latest summary and view.
 // Everything shown comes from the server's view; the page only sends intentions (play,
-// start, next_hand, finish, hint, review, leave) and says in one line why one was refused.
+// start, next_hand, finish, hint, review, leave, remove) and says in one line why one was refused.
 // The board and the hand are a PlayArea (playarea.js), shared with the lessons.
 
 import { api, ApiError, variants } from "./api.js";
@@ -231,6 +231,12 @@ class TableController {
     setTimeout(() => this.nav.go("/"), 150);
   }
 
+  /** The host, before the start: remove the person at seat (they cannot come back). */
+  remove(seat, name) {
+    if (!window.confirm(t("waiting.remove_confirm", { name }))) return;
+    this.socket.send("remove", { seat });
+  }
+
   playAgain() {
     if (this.summary.next_table) {
       this.nav.go(`/t/${this.summary.next_table}`);
@@ -279,6 +285,7 @@ class TableController {
           title: this.view?.traits.title,
           onStart: () => this.action("start"),
           onLeave: () => this.leave(),
+          onRemove: (seat, name) => this.remove(seat, name),
           say: (text) => this.say(text),
         }), h("p", { class: "status flash", role: "status", "aria-live": "polite" }, this.flash || "")));
       if (focused) this.root.querySelector(`[data-action="${focused}"]`)?.focus();

@@ -1,6 +1,7 @@
 // waiting.js — the waiting room: the table's code in big letters to read aloud, the share
 // button (the phone's share sheet, else copy the link), the seats filling in arrival order
-// with who is connected, and the host's Start once every seat is taken.
+// with who is connected, the host's Start once every seat is taken, and the host's Remove
+// beside each other person seated (before the start; a removed player cannot come back).
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -29,7 +30,7 @@ export async function share(code, say) {
 }
 
 /** opts: seat (mine), title (the variant's title from the view's traits), onStart, onLeave,
- * say(text). */
+ * onRemove(seat, name) (the host's), say(text). */
 export function waitingRoom(table, opts) {
   const free = table.seats.filter((s) => s === null).length;
   const isHost = opts.seat === table.host;
@@ -44,6 +45,9 @@ export function waitingRoom(table, opts) {
             s.kind === "computer" ? h("span", { class: "seat-tag" }, levelName(s.level)) : null,
             i === table.host ? h("span", { class: "seat-tag host" }, t("waiting.host")) : null,
             s.kind === "person" && !s.connected ? h("span", { class: "seat-tag" }, t("seat.away")) : null,
+            isHost && s.kind === "person" && i !== opts.seat
+              ? h("button", { type: "button", class: "seat-remove", "data-action": "remove", "aria-label": t("waiting.remove_name", { name: s.name }), onclick: () => opts.onRemove(i, s.name) }, t("action.remove"))
+              : null,
           ]
         : h("span", { class: "seat-free" }, t("waiting.free"))));
   });
