@@ -92,6 +92,8 @@ async def test_a_match_everyone_left_ends_with_its_finished_hands_and_abandoned_
     await socks[0].until("ack", id="s")
     await play_first_hand(server, code, socks)
     scores = (await record(server, code))["hands"][0]["result"]["scores"]
+    ranked = await server.hub.store.rankings("haitian", least_hands=1)
+    assert [row["hands"] for row in ranked] == [1, 1], "the first hand was played for real"
     for sock in socks.values():
         sock.disconnect()
         await settle()
@@ -103,6 +105,9 @@ async def test_a_match_everyone_left_ends_with_its_finished_hands_and_abandoned_
     assert len(kept["hands"]) == 1, "the hand in progress is not in the record"
     assert kept["result"] == {"finished": False, "winners": [], "scores": scores,
                               "kochon": False, "abandoned": True}
+    # The rankings are unchanged by the abandoning: no hand more, and no match played or won.
+    assert await server.hub.store.rankings("haitian", least_hands=1) == ranked
+    assert all(row["matches"] == 0 for row in ranked)
     back, welcome = await server.connect(code, host)
     assert welcome["view"]["result"]["abandoned"] is True
     assert welcome["view"]["hand"] == [] and welcome["view"]["turn"] is None

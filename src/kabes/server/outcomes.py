@@ -4,7 +4,8 @@ finished, a hand to rate.
 Rankings count real play (PROTOCOL.md, "Safe for strangers"): a hand at a table of people is
 rated only if every person made a move of their own in it (the clock's ``timeout`` is not
 theirs) and no seat has left, so that nobody climbs on hands the clock played for them; a
-match counts in the matches played and won only on the same terms, over the whole match.
+match counts in the matches played and won only on the same terms, over the whole match,
+and never once abandoned.
 
 The actor asks :func:`effects_of` after applying an entry, and hands the effects to the store
 with the entry, so they are kept in the same transaction (``kabes.server.effects``).
@@ -44,7 +45,9 @@ def effects_of(
             p for n, p in enumerate(players)
             if p is not None and match.state.party(n) in result.winners
         ]
-        rated = state.people_only and real_play(state, None)
+        # An abandoned match counts in nobody's matches: its hands played for real are rated
+        # one by one above, but leaving must neither win nor lose a match.
+        rated = state.people_only and real_play(state, None) and not result.abandoned
         effects.append(MatchFinished(state.code, state.variant, winners, to_record(match),
                                      rated, [p for p in players if p is not None]))
     return effects
