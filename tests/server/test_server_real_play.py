@@ -17,6 +17,8 @@ from typing import Any
 
 from harness import Server, Socket, fresh, running, sqlite_url
 
+from kabes.server.config import Settings
+
 _ids = itertools.count()
 TURN = 46.0
 """A little over the harness's turn clock (45 s): the clock plays for the seat."""
@@ -98,7 +100,10 @@ async def test_a_hand_where_one_person_timed_out_on_every_turn_is_not_rated(
 
 
 async def test_the_hands_of_a_table_everyone_left_are_not_rated(tmp_path: Path) -> None:
-    async with running(sqlite_url(tmp_path)) as server:
+    # Long enough a wait for abandoning that the away clock plays hands first.
+    unhurried = Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.02,
+                         abandon_seconds=10**6)
+    async with running(sqlite_url(tmp_path), unhurried) as server:
         code, players, socks = await two_people(server)
         for _ in range(2):  # each makes a move of their own first: leaving is what counts
             turn = (await view(socks[0]))["view"]["turn"]
