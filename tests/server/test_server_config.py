@@ -52,6 +52,11 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "allow_origin": ("https://play.example.org", "https://play.example.org"),
     "metrics_token": ("s3cret", "s3cret"),
     "trusted_proxies": ("10.0.0.2", "10.0.0.2"),
+    "guests_per_minute": ("3", 3),
+    "tables_per_minute": ("4", 4),
+    "link_codes_per_minute": ("5", 5),
+    "sockets_per_address": ("8", 8),
+    "searches_waiting": ("2", 2),
 }
 """A variable's text for each field, and the value it must give (never the default)."""
 ENVIRONMENT = {about(name).variable: text for name, (text, _) in SAMPLES.items()}

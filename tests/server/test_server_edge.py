@@ -112,6 +112,46 @@ async def test_rate_limits_off_lets_every_guest_and_table_through(tmp_path: Path
         server.kill()
 
 
+async def test_each_rate_limit_takes_its_count_from_its_flag(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path, *OPTIONS, "--guests-per-minute", "2",
+                           "--tables-per-minute", "1")
+    try:
+        await server.start()
+        async with httpx.AsyncClient(base_url=server.base, trust_env=False) as http:
+            made = [await http.post("/api/guests", json={"name": f"G{n}"},
+                                    headers=stranger("203.0.113.9")) for n in range(3)]
+            assert [reply.status_code for reply in made] == [201, 201, 429]
+            token = made[0].json()["token"]
+            opened = [await http.post("/api/tables", headers=auth(token),
+                                      json={"variant": "haitian"}) for _ in range(2)]
+            assert [reply.status_code for reply in opened] == [201, 429]
+    finally:
+        server.kill()
+
+
+async def test_one_address_holds_at_most_sockets_per_address_sockets(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path, *OPTIONS, "--sockets-per-address", "3")
+    try:
+        await server.start()
+        url = server.base.replace("http://", "ws://") + "/api/tables/NOPE/ws"
+        async with httpx.AsyncClient(base_url=server.base, trust_env=False) as http:
+            code, token = await table_for(http)
+        held = [await connect(url, proxy=None) for _ in range(3)]  # no hello yet: still held
+        try:
+            async with connect(url, proxy=None) as fourth:
+                refused = json.loads(await asyncio.wait_for(fourth.recv(), WAIT))
+                assert refused["type"] == "error" and refused["code"] == "slow_down", refused
+                await asyncio.wait_for(fourth.wait_closed(), WAIT)
+                assert fourth.close_code == 1008
+        finally:
+            for ws in held:
+                await ws.close()
+        await asyncio.sleep(0.2)  # the closed ones are counted out: a socket is welcome again
+        assert await hello(server, code, token, None) == "welcome"
+    finally:
+        server.kill()
+
+
 # Bodies ----------------------------------------------------------------------------------
 
 

@@ -207,6 +207,13 @@ def serve(
     allow_origin: Annotated[list[str] | None, _setting("allow_origin")] = None,
     metrics_token: Annotated[str | None, _setting("metrics_token")] = SERVE.metrics_token,
     trusted_proxies: Annotated[str, _setting("trusted_proxies")] = SERVE.trusted_proxies,
+    guests_per_minute: Annotated[int, _setting("guests_per_minute")] = SERVE.guests_per_minute,
+    tables_per_minute: Annotated[int, _setting("tables_per_minute")] = SERVE.tables_per_minute,
+    link_codes_per_minute: Annotated[
+        int, _setting("link_codes_per_minute")] = SERVE.link_codes_per_minute,
+    sockets_per_address: Annotated[
+        int, _setting("sockets_per_address")] = SERVE.sockets_per_address,
+    searches_waiting: Annotated[int, _setting("searches_waiting")] = SERVE.searches_waiting,
 ) -> None:
     """Serve tables online: the API, the table socket and the web client. Every option has
     a KABES_* environment variable (docs/server.md); a flag beats its variable."""

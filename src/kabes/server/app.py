@@ -124,7 +124,8 @@ def create_app(
     counter = None if not edge.rate_limits else (
         LocalCounter() if cluster is None else RedisCounter(cluster.redis, cluster.prefix))
     services = Services(store, clock, settings, executor, metrics, hub, cluster, edge,
-                        Limits(counter))
+                        Limits(counter, edge.guests_per_minute, edge.tables_per_minute,
+                               edge.link_codes_per_minute))
     metrics.count_tables(hub.statuses)
     metrics.connections.set_function(lambda: services.connections)
 
@@ -154,7 +155,8 @@ def create_app(
     )
     app.state.services = services
     app.add_middleware(GZipMiddleware, minimum_size=1024)
-    app.add_middleware(Guard, origins=edge.origins)
+    app.add_middleware(Guard, origins=edge.origins, sockets_per_address=(
+        edge.sockets_per_address if edge.rate_limits else None))
     _errors(app)
     _api(app, services)
     lesson_routes(app, services.store)

@@ -52,6 +52,8 @@ class Settings:
     workers.REVIEW_WORKERS_KEPT_FREE (at least one)."""
     workers: int = 1
     """The worker processes computer seats think in (``kabes serve`` sets it)."""
+    searches_waiting: int = 16
+    """Hints (and, apart, reviews) the lane takes per slot (workers.Workers)."""
     budget_follows_load: bool = True
     """Whether a computer seat's budget shrinks while the workers are busy
     (kabes.server.computers.load_budget); off, every search gets ``expert_budget``."""
@@ -72,6 +74,11 @@ class Edge:
     origins: frozenset[str] = frozenset()
     """Origins (``scheme://host[:port]``, lower case) allowed besides the server's own."""
     metrics_token: str | None = None
+    guests_per_minute: int = 10
+    tables_per_minute: int = 10
+    link_codes_per_minute: int = 10
+    sockets_per_address: int = 64
+    """Table sockets open at once from one client address (with the rate limits on)."""
 
 
 ORIGIN: Final = re.compile(r"https?://[a-z0-9.\-\[\]:]+")
@@ -183,6 +190,21 @@ class ServerConfig:
         "127.0.0.1,::1", "Addresses of the reverse proxies or balancers whose X-Forwarded-For "
         "names the client (rate limits, /metrics), comma-separated, or * for any: every "
         "other connection is its own client.")
+    guests_per_minute: int = setting(
+        10, "With the rate limits on: new guests one client address may make a minute.",
+        minimum=1)
+    tables_per_minute: int = setting(
+        10, "With the rate limits on: tables one player may open a minute.", minimum=1)
+    link_codes_per_minute: int = setting(
+        10, "With the rate limits on: link codes one client address may try a minute.",
+        minimum=1)
+    sockets_per_address: int = setting(
+        64, "With the rate limits on: table sockets open at once from one client address "
+        "(a club's phones on one Wi-Fi share one); the next is refused at its handshake.",
+        minimum=1)
+    searches_waiting: int = setting(
+        16, "Hints (and, apart, reviews) the workers' lane takes at once per slot, waiting or "
+        "searched, every table together; one more is refused slow_down.", minimum=1)
 
     def __post_init__(self) -> None:
         """Refuse a value a setting cannot have, so a bad configuration stops at start."""
@@ -213,7 +235,9 @@ class ServerConfig:
         """What strangers may do at the server's edge, as the app takes it."""
         origins = frozenset(part.strip().rstrip("/").lower()
                             for part in (self.allow_origin or "").split(",") if part.strip())
-        return Edge(self.rate_limits, origins, self.metrics_token or None)
+        return Edge(self.rate_limits, origins, self.metrics_token or None,
+                    self.guests_per_minute, self.tables_per_minute,
+                    self.link_codes_per_minute, self.sockets_per_address)
 
     def table(self, workers: int, review_searches: int) -> Settings:
         """The tables' settings once the worker pool's size is known."""
@@ -228,6 +252,7 @@ class ServerConfig:
             budget_follows_load=not self.fixed_budget,
             workers=workers,
             review_searches=review_searches,
+            searches_waiting=self.searches_waiting,
         )
 
 

@@ -16,6 +16,10 @@ its frames pass untouched, so the guard costs a socket nothing once it is open.
   which the client sees as an HTTP 403 to its handshake. The server's own site is the
   ``Host`` the request was sent to; ``--allow-origin`` adds others. A client that sends no
   ``Origin`` is not a browser (a bot, a command-line client) and is served.
+- **Sockets per address.** With the rate limits on, one client address holds at most
+  ``--sockets-per-address`` table sockets at once (64: a club's phones behind one Wi-Fi share
+  an address); one more is accepted only to be told ``slow_down`` and closed 1008, so that a
+  script cannot hold thousands of sockets (each costs memory and a 30 s wait for its hello).
 - **Crashes.** An exception no handler knew reaches the client as 500
   ``{"code": "unavailable"}`` JSON, logged with its traceback once, here.
 """
@@ -33,6 +37,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kabes.server.config import Edge
 from kabes.server.http_input import optional_token
+from kabes.server.protocol import ErrorCode, Refused, encode
 
 log = logging.getLogger("kabes.app")
 
@@ -57,9 +62,14 @@ DEFAULT_PORTS: Final = {"http": "80", "https": "443"}
 class Guard:
     """The middleware around the whole application (see the module's docstring)."""
 
-    def __init__(self, app: ASGIApp, origins: frozenset[str] = frozenset()) -> None:
+    def __init__(self, app: ASGIApp, origins: frozenset[str] = frozenset(),
+                 sockets_per_address: int | None = None) -> None:
         self.app = app
         self.origins = origins
+        self.sockets_per_address = sockets_per_address
+        """None: no cap (``--rate-limits off``)."""
+        self.sockets: dict[str, int] = {}
+        """Open table sockets by client address (only addresses with one or more)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -67,8 +77,33 @@ class Guard:
         elif scope["type"] == "websocket" and not self.allowed(scope):
             if (await receive())["type"] == "websocket.connect":
                 await send({"type": "websocket.close", "code": 1008})  # before accept: 403
+        elif scope["type"] == "websocket" and self.sockets_per_address is not None:
+            await self._counted(scope, receive, send, self.sockets_per_address)
         else:
             await self.app(scope, receive, send)
+
+    async def _counted(self, scope: Scope, receive: Receive, send: Send, cap: int) -> None:
+        """A socket counted against its address's cap while it is open, or refused."""
+        client = scope.get("client")
+        who = "unknown" if not client else str(client[0])
+        if self.sockets.get(who, 0) >= cap:
+            if (await receive())["type"] == "websocket.connect":
+                refused = Refused(ErrorCode.SLOW_DOWN, f"more than {cap} sockets open at once "
+                                  "from one address")
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.send",
+                            "text": encode(refused.to_error(None)).decode()})
+                await send({"type": "websocket.close", "code": 1008})
+            return
+        self.sockets[who] = self.sockets.get(who, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.sockets[who] - 1
+            if left:
+                self.sockets[who] = left
+            else:
+                del self.sockets[who]
 
     def allowed(self, scope: Scope) -> bool:
         """Whether a socket's handshake may go on: no Origin, the server's own, or one

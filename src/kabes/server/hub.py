@@ -82,7 +82,8 @@ class Hub:
         self.executor = executor
         self.metrics = metrics
         self.cluster = cluster
-        self.workers = Workers(executor, settings.workers, settings.review_searches, metrics)
+        self.workers = Workers(executor, settings.workers, settings.review_searches, metrics,
+                               settings.searches_waiting)
         """The worker processes, as this process's tables share them."""
         self.relay = None if cluster is None else Relay(cluster, self)
         """Sockets and requests relayed to and from other processes (with a cluster)."""

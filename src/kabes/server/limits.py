@@ -22,7 +22,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Protocol
 
 from redis.asyncio import Redis
@@ -149,8 +149,13 @@ class Limits:
     :class:`SlowDown` past theirs; with ``counter`` None (``--rate-limits off``) nothing is
     counted."""
 
-    def __init__(self, counter: Counter | None) -> None:
+    def __init__(self, counter: Counter | None, guests: int = GUESTS.most,
+                 tables: int = TABLES.most, link_codes: int = LINK_CODES.most) -> None:
         self.counter = counter
+        self.guests = replace(GUESTS, most=guests)
+        self.tables = replace(TABLES, most=tables)
+        self.link_codes = replace(LINK_CODES, most=link_codes)
+        """Each limit with the count ``kabes serve`` was given (10 a minute by default)."""
 
     async def check(self, limit: Limit, key: str) -> None:
         """Count a request under ``key``, or refuse it."""
@@ -162,16 +167,16 @@ class Limits:
 
     async def guest(self, request: HTTPConnection) -> None:
         """``POST /api/guests``: per client address."""
-        await self.check(GUESTS, address(request))
+        await self.check(self.guests, address(request))
 
     async def table(self, player: int) -> None:
         """``POST /api/tables``: per player."""
-        await self.check(TABLES, str(player))
+        await self.check(self.tables, str(player))
 
     async def link_code(self, request: HTTPConnection) -> None:
         """A link code tried (``POST /api/link``, to come): per client address, so that
         nobody guesses another's code."""
-        await self.check(LINK_CODES, address(request))
+        await self.check(self.link_codes, address(request))
 
 
 def address(request: HTTPConnection) -> str:

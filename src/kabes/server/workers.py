@@ -31,8 +31,9 @@ takes about n / (workers - 1) times the review budget. With one worker, a move m
 the one hint or position running, and its budget (which follows the load) is shortened by
 that wait: docs/server.md, "Hints and reviews"."""
 LANE_REQUESTS_PER_SLOT = 16
-"""Hints (and, apart, reviews) a process takes at once per slot of the lane, waiting or being
-searched, every table together; one more is refused ``slow_down``. A seat's hint is searched
+"""By default (``--searches-waiting``), hints (and, apart, reviews) a process takes at once
+per slot of the lane, waiting or being searched, every table together; one more is refused
+``slow_down``. A seat's hint is searched
 once per turn, so this is that many seats asking at the same moment: with the one slot of a
 2-worker server and 0.5 s hints, the last of them waits about 8 s."""
 
@@ -48,11 +49,12 @@ class Workers:
         workers: int,
         review_searches: int,
         metrics: Metrics | None = None,
+        searches_waiting: int = LANE_REQUESTS_PER_SLOT,
     ) -> None:
         self.executor = executor
         self.searches = computers.Searches(workers)
         self.metrics = metrics
-        self.lane = Lane(review_searches, LANE_REQUESTS_PER_SLOT * max(1, review_searches))
+        self.lane = Lane(review_searches, searches_waiting * max(1, review_searches))
         """Hints and reviews go to the pool through it (``review_searches`` at once)."""
 
     def _run(self, work: float, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
