@@ -97,8 +97,11 @@ ENGINE_PACKAGES = frozenset({"kabes.rules"})
 records"): one module per variant, built on the engine's pieces and scoring its matches."""
 
 BELOW: dict[str, frozenset[str]] = {
-    "kabes.cli": frozenset({"kabes.server", "kabes.lessons", "kabes.ai", "kabes.words", ENGINE}),
-    "kabes.server": frozenset({"kabes.lessons", "kabes.ai", "kabes.words", ENGINE}),
+    "kabes.cli": frozenset({"kabes.server", "kabes.lessons", "kabes.ai", "kabes.words",
+                            "kabes.tournaments", ENGINE}),
+    "kabes.server": frozenset({"kabes.lessons", "kabes.ai", "kabes.words", "kabes.tournaments",
+                               ENGINE}),
+    "kabes.tournaments": frozenset({ENGINE}),
     "kabes.lessons": frozenset({"kabes.words", ENGINE}),
     "kabes.ai": frozenset({ENGINE}),
     "kabes.words": frozenset(),
