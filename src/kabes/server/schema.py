@@ -89,3 +89,36 @@ lesson_progress = sa.Table(
     sa.Column("lesson", sa.String(64), primary_key=True),
     sa.Column("finished_at", sa.Float, nullable=False),
 )
+
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("host", sa.Integer, nullable=False),
+    sa.Column("public", sa.Boolean, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+"""One row a tournament, for finding the public ones; what it is lives in its events."""
+
+tournament_events = sa.Table(
+    "tournament_events",
+    metadata,
+    sa.Column("tournament", sa.String(16), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+"""Each tournament's append-only log; (tournament, seq) unique, so of two processes writing
+the same next entry one is refused and reads again."""
+
+tournament_rounds = sa.Table(
+    "tournament_rounds",
+    metadata,
+    sa.Column("tournament", sa.String(16), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("paired_at", sa.Float, nullable=False),
+)
+"""One row per round paired, written with its ``paired`` entry: a round is paired once."""

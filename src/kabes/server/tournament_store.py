@@ -1,0 +1,98 @@
+"""The tournaments in the store: each one's append-only log, its row (for the public list),
+and one row per round paired.
+
+Every change is written in one transaction before it is answered (so ``kill -9`` at any
+moment loses no entry, pairing or result), and an entry is kept only at the sequence number
+its writer read: two writers (two requests, or two processes with ``--redis``) that both
+read entry n and write entry n + 1 cannot both succeed; the second is refused with
+:class:`Conflict`, reads the log again and decides again. A round's row makes its pairing
+unique as well: the ``paired`` entry of round r and the row (tournament, r) go in together.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from kabes.server.schema import tournament_events, tournament_rounds, tournaments
+from kabes.server.store import Store
+
+Entries = list[tuple[str, dict[str, Any]]]
+
+
+class Conflict(Exception):
+    """Another writer kept an entry at that number first; nothing of this write was kept."""
+
+
+class TournamentStore:
+    """The tournaments' part of the store (the same database as the tables')."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def create(self, tournament: str, host: int, public: bool,
+                     data: dict[str, Any]) -> None:
+        """Keep a new tournament and its ``created`` entry; Conflict if the id is taken."""
+        now = time.time()
+        try:
+            async with self.store.engine.begin() as conn:
+                await conn.execute(tournaments.insert().values(
+                    id=tournament, host=host, public=public, status="open",
+                    created_at=now, updated_at=now))
+                await conn.execute(tournament_events.insert().values(
+                    tournament=tournament, seq=1, kind="created", data=json.dumps(data),
+                    at=now))
+        except IntegrityError:
+            raise Conflict(tournament) from None
+
+    async def load(self, tournament: str) -> Entries | None:
+        """The entries of ``tournament`` in order, or None if there is no such tournament."""
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(
+                sa.select(tournament_events.c.kind, tournament_events.c.data)
+                .where(tournament_events.c.tournament == tournament)
+                .order_by(tournament_events.c.seq))).all()
+        if not rows:
+            return None
+        return [(str(kind), json.loads(data)) for kind, data in rows]
+
+    async def append(self, tournament: str, after: int, entries: Entries, status: str) -> None:
+        """Keep ``entries`` as numbers ``after + 1``, ... of ``tournament``'s log, and its
+        ``status``, in one transaction; Conflict (nothing kept) if another writer was first
+        or the round of a ``paired`` entry was paired already."""
+        now = time.time()
+        try:
+            async with self.store.engine.begin() as conn:
+                for n, (kind, data) in enumerate(entries, start=after + 1):
+                    await conn.execute(tournament_events.insert().values(
+                        tournament=tournament, seq=n, kind=kind, data=json.dumps(data),
+                        at=now))
+                    if kind == "paired":
+                        await conn.execute(tournament_rounds.insert().values(
+                            tournament=tournament, round=data["round"], paired_at=now))
+                await conn.execute(tournaments.update()
+                                   .where(tournaments.c.id == tournament)
+                                   .values(status=status, updated_at=now))
+        except IntegrityError:
+            raise Conflict(tournament) from None
+
+    async def public(self, limit: int = 100) -> list[str]:
+        """The public tournaments open or running, newest first."""
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(
+                sa.select(tournaments.c.id)
+                .where(tournaments.c.public.is_(True),
+                       tournaments.c.status.in_(("open", "running")))
+                .order_by(tournaments.c.created_at.desc()).limit(limit))).all()
+        return [str(row[0]) for row in rows]
+
+    async def running(self) -> list[str]:
+        """Every tournament in play (a restart goes on with their rounds)."""
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(sa.select(tournaments.c.id)
+                                       .where(tournaments.c.status == "running"))).all()
+        return [str(row[0]) for row in rows]
