@@ -70,6 +70,7 @@ from kabes.server.protocol import (
 from kabes.server.relay import RemoteSeat
 from kabes.server.store import SERVER_ID, Store, StoreError
 from kabes.server.table import Table
+from kabes.server.tournaments_api import tournament_routes
 
 log = logging.getLogger("kabes.app")
 
@@ -160,6 +161,7 @@ def create_app(
     _errors(app)
     _api(app, services)
     lesson_routes(app, services.store)
+    tournament_routes(app, services.store)
     _socket(app, services)
     _operations(app, services)
     _pages(app)

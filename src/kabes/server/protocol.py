@@ -221,10 +221,41 @@ class LessonTry(msgspec.Struct):
     choice: Annotated[int, msgspec.Meta(ge=0)] | None = None
 
 
+# Tournaments (PROTOCOL.md, "Tournaments") -------------------------------------------------
+
+
+class NewTournament(msgspec.Struct):
+    """``POST /api/tournaments``: ``players`` and ``options`` as for a table (each match's;
+    never open-ended), ``format`` one of ``swiss``, ``round_robin``, ``knockout``, ``rounds``
+    for a Swiss only (3 if left out), ``public`` to be listed."""
+
+    variant: str
+    players: int | None = None
+    options: dict[str, Any] | None = None
+    format: str = "swiss"
+    rounds: Annotated[int, msgspec.Meta(ge=1, le=64)] | None = None
+    public: bool = False
+
+
+class EnterTournament(msgspec.Struct):
+    """``POST /api/tournaments/{id}/enter``: ``{}``, or in a team variant the partner named
+    (a pair is an entrant once each has named the other)."""
+
+    partner: int | None = None
+
+
+TOURNAMENT_FIELD_CODES: Final[Mapping[str, ErrorCode]] = {
+    "variant": ErrorCode.BAD_VARIANT, "players": ErrorCode.BAD_OPTIONS,
+    "options": ErrorCode.BAD_OPTIONS, "format": ErrorCode.BAD_OPTIONS,
+    "rounds": ErrorCode.BAD_OPTIONS,
+}
+
+
 FIELD_CODES: Final[Mapping[type, Mapping[str, ErrorCode]]] = {
     NewGuest: {"name": ErrorCode.BAD_NAME},
     NewTable: {"variant": ErrorCode.BAD_VARIANT, "players": ErrorCode.BAD_OPTIONS,
                "options": ErrorCode.BAD_OPTIONS, "computers": ErrorCode.BAD_LEVEL},
+    NewTournament: TOURNAMENT_FIELD_CODES,
 }
 """For a body whose field is wrong, the code the protocol names for that field (else
 ``bad_message``)."""

@@ -1,0 +1,70 @@
+"""The tournaments over HTTP (PROTOCOL.md, "Tournaments"): create, enter, start, read, list.
+
+Bodies are read by msgspec as every input is (kabes.server.http_input); what they mean is
+checked by kabes.server.tournament_service, which keeps each change before it is answered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+
+from kabes.server.http_input import bearer_token, read_body
+from kabes.server.new_tables import unknown_variant
+from kabes.server.protocol import (
+    BadInput,
+    EnterTournament,
+    ErrorCode,
+    NewTournament,
+    Refused,
+)
+from kabes.server.store import Store
+from kabes.server.tournament_service import Tournaments
+
+
+def tournament_routes(app: FastAPI, store: Store) -> Tournaments:
+    """Add the tournament routes to ``app``; the service behind them."""
+    service = Tournaments(store)
+
+    async def who(request: Request) -> tuple[int, str]:
+        found = await store.player_by_token(bearer_token(request))
+        if found is None:
+            raise Refused(ErrorCode.BAD_TOKEN, "this token is unknown")
+        return found
+
+    @app.post("/api/tournaments", status_code=201, tags=["tournaments"])
+    async def create(request: Request) -> dict[str, Any]:
+        """Open a tournament; the caller is its host (and has not entered it)."""
+        player, name = await who(request)
+        try:
+            body = await read_body(request, NewTournament)
+        except BadInput as err:
+            raise (unknown_variant(err.message) if err.code == ErrorCode.BAD_VARIANT
+                   else err) from None
+        return (await service.create(player, name, body)).document()
+
+    @app.get("/api/tournaments", tags=["tournaments"])
+    async def listed() -> dict[str, Any]:
+        """The public tournaments, open or running, newest first."""
+        return {"tournaments": [t.document() for t in await service.public()]}
+
+    @app.get("/api/tournaments/{tournament}", tags=["tournaments"])
+    async def one(tournament: str) -> dict[str, Any]:
+        """The tournament document."""
+        return (await service.state(tournament)).document()
+
+    @app.post("/api/tournaments/{tournament}/enter", tags=["tournaments"])
+    async def enter(tournament: str, request: Request) -> dict[str, Any]:
+        """Enter, alone or naming a partner (team variants)."""
+        player, name = await who(request)
+        body = await read_body(request, EnterTournament)
+        return (await service.enter(tournament, player, name, body)).document()
+
+    @app.post("/api/tournaments/{tournament}/start", tags=["tournaments"])
+    async def start(tournament: str, request: Request) -> dict[str, Any]:
+        """Begin round 1 (host only)."""
+        player, _ = await who(request)
+        return (await service.start(tournament, player)).document()
+
+    return service

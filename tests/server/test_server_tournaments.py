@@ -1,0 +1,133 @@
+"""Tournaments over HTTP (PROTOCOL.md, "Tournaments"): creating, entering alone or as a pair,
+starting, reading; every change kept in the store before it is answered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from harness import Server, auth, running, sqlite_url
+
+
+async def create(server: Server, token: str, **body: Any) -> Any:
+    return await server.http.post("/api/tournaments", json=body, headers=auth(token))
+
+
+async def enter(server: Server, token: str, tid: str, **body: Any) -> Any:
+    return await server.http.post(f"/api/tournaments/{tid}/enter", json=body,
+                                  headers=auth(token))
+
+
+async def test_a_host_creates_a_swiss_and_gets_the_tournament_document(
+    server: Server
+) -> None:
+    host, token = await server.guest("Host")
+    reply = await create(server, token, variant="plaza", options={"target": 50},
+                         format="swiss", rounds=3, public=True)
+    assert reply.status_code == 201, reply.text
+    doc = reply.json()
+    assert set(doc) >= {"id", "variant", "players", "options", "format", "rounds", "status",
+                        "host", "entrants", "round", "pairings", "standings", "winner"}
+    assert (doc["variant"], doc["players"], doc["format"], doc["rounds"]) == (
+        "plaza", 2, "swiss", 3)
+    assert (doc["status"], doc["host"], doc["round"], doc["winner"]) == ("open", host, 0, None)
+    assert doc["options"]["target"] == 50
+    got = await server.http.get(f"/api/tournaments/{doc['id']}")
+    assert got.json() == doc
+    listed = (await server.http.get("/api/tournaments")).json()["tournaments"]
+    assert [t["id"] for t in listed] == [doc["id"]]
+
+
+async def test_creating_is_refused_as_for_tables_and_for_a_format_the_variant_cannot_play(
+    server: Server
+) -> None:
+    _, token = await server.guest()
+    cases = [
+        ({"variant": "chess"}, "bad_variant"),
+        ({"variant": "plaza", "options": {"target": 7}}, "bad_options"),
+        ({"variant": "plaza", "players": 9}, "bad_options"),
+        ({"variant": "haitian", "players": 3, "format": "round_robin"}, "bad_options"),
+        ({"variant": "haitian", "players": 4, "format": "knockout"}, "bad_options"),
+        ({"variant": "haitian", "options": {"open_ended": True}}, "bad_options"),
+        ({"variant": "plaza", "format": "league"}, "bad_options"),
+        ({"variant": "plaza", "format": "knockout", "rounds": 2}, "bad_options"),
+        ({"variant": "plaza", "rounds": 0}, "bad_options"),
+    ]
+    for body, code in cases:
+        reply = await create(server, token, **body)
+        assert (reply.status_code, reply.json()["code"]) == (422, code), body
+    anonymous = await server.http.post("/api/tournaments", json={"variant": "plaza"})
+    assert anonymous.json()["code"] == "bad_token"
+
+
+async def test_a_haitian_tournament_plays_matches_that_are_never_open_ended(
+    server: Server
+) -> None:
+    _, token = await server.guest()
+    doc = (await create(server, token, variant="haitian", players=2)).json()
+    assert doc["options"]["open_ended"] is False
+
+
+async def test_a_pair_is_an_entrant_once_each_has_named_the_other(server: Server) -> None:
+    _, host = await server.guest("Host")
+    tid = (await create(server, host, variant="partnership", format="round_robin")).json()["id"]
+    a, ta = await server.guest("Anne")
+    b, tb = await server.guest("Bo")
+    first = await enter(server, ta, tid, partner=b)
+    assert first.status_code == 200, first.text
+    assert first.json()["entrants"] == []
+    doc = (await enter(server, tb, tid, partner=a)).json()
+    assert doc["entrants"] == [{"entrant": 1, "players": [a, b], "names": ["Anne", "Bo"]}]
+
+
+async def test_only_the_host_starts_and_nobody_enters_once_it_has_begun(
+    server: Server
+) -> None:
+    _, host = await server.guest("Host")
+    tid = (await create(server, host, variant="plaza", rounds=2)).json()["id"]
+    tokens = [(await server.guest(f"P{i}"))[1] for i in range(5)]
+    for token in tokens[:4]:
+        assert (await enter(server, token, tid)).status_code == 200
+    again = await enter(server, tokens[0], tid)
+    assert len(again.json()["entrants"]) == 4
+    not_host = await server.http.post(f"/api/tournaments/{tid}/start", headers=auth(tokens[0]))
+    assert (not_host.status_code, not_host.json()["code"]) == (403, "not_host")
+    started = await server.http.post(f"/api/tournaments/{tid}/start", headers=auth(host))
+    assert started.status_code == 200, started.text
+    doc = started.json()
+    assert (doc["status"], doc["round"]) == ("running", 1)
+    assert [p["entrants"] for p in doc["pairings"][0]] == [[1, 2], [3, 4]]
+    late = await enter(server, tokens[4], tid)
+    assert (late.status_code, late.json()["code"]) == (409, "started")
+    twice = await server.http.post(f"/api/tournaments/{tid}/start", headers=auth(host))
+    assert (twice.status_code, twice.json()["code"]) == (409, "started")
+
+
+async def test_a_tournament_without_enough_entrants_cannot_start(server: Server) -> None:
+    _, host = await server.guest("Host")
+    tid = (await create(server, host, variant="plaza")).json()["id"]
+    assert (await enter(server, host, tid)).status_code == 200
+    reply = await server.http.post(f"/api/tournaments/{tid}/start", headers=auth(host))
+    assert (reply.status_code, reply.json()["code"]) == (409, "not_now")
+
+
+async def test_an_unknown_tournament_is_not_found(server: Server) -> None:
+    for tid in ("NOPE234567", "x" * 40, "%20"):
+        reply = await server.http.get(f"/api/tournaments/{tid}")
+        assert (reply.status_code, reply.json()["code"]) == (404, "not_found")
+
+
+async def test_entries_and_pairings_outlive_the_server(tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path)
+    async with running(url) as server:
+        _, host = await server.guest("Host")
+        tid = (await create(server, host, variant="plaza", rounds=2)).json()["id"]
+        for i in range(3):
+            await enter(server, (await server.guest(f"P{i}"))[1], tid)
+        before = (await server.http.post(f"/api/tournaments/{tid}/start",
+                                         headers=auth(host))).json()
+    async with running(url) as server:
+        after = (await server.http.get(f"/api/tournaments/{tid}")).json()
+    assert after == before
+    assert after["pairings"][0][-1] == {"table": None, "entrants": [3], "status": "bye",
+                                        "winner": 3}
