@@ -264,3 +264,17 @@ def test_penalties_count_the_difference_the_other_way() -> None:
     assert rows[1].difference == (8 + 4) - 2
     assert rows[2].difference == (2 + 4) - 8
     assert VARIANTS["haitian"].penalties(3) and not VARIANTS["haitian"].penalties(2)
+
+
+# Results from records ------------------------------------------------------------------
+
+
+def test_a_records_parties_are_the_tables_entrants_in_order() -> None:
+    from kabes.tournaments.results import result_of, seat_order
+
+    record = {"hands": [{"result": {"winner": 1}}, {"result": {"winner": 1}},
+                        {"result": {"winner": 0}}, {"result": {"winner": None}}],
+              "result": {"finished": True, "winners": [1], "scores": [40, 104]}}
+    assert result_of(record, (7, 3)) == Result((3,), (40, 104), (1, 2))
+    assert seat_order([(1, 2), (3, 4)], teams=True) == [1, 3, 2, 4]
+    assert seat_order([(5,), (6,), (7,)], teams=False) == [5, 6, 7]

@@ -124,10 +124,99 @@ async def test_entries_and_pairings_outlive_the_server(tmp_path: Path) -> None:
         tid = (await create(server, host, variant="plaza", rounds=2)).json()["id"]
         for i in range(3):
             await enter(server, (await server.guest(f"P{i}"))[1], tid)
-        before = (await server.http.post(f"/api/tournaments/{tid}/start",
-                                         headers=auth(host))).json()
+        await server.http.post(f"/api/tournaments/{tid}/start", headers=auth(host))
+        before = await until_doc(server, tid, lambda d: d["pairings"][0][0]["table"])
     async with running(url) as server:
         after = (await server.http.get(f"/api/tournaments/{tid}")).json()
+        table = (await server.http.get(f"/api/tables/{after['pairings'][0][0]['table']}"))
     assert after == before
+    assert table.status_code == 200
     assert after["pairings"][0][-1] == {"table": None, "entrants": [3], "status": "bye",
                                         "winner": 3}
+
+
+# Rounds played by clients -------------------------------------------------------------
+
+
+async def play_table(server: Server, code: str, tokens: dict[int, str]) -> None:
+    """Every seat of table ``code`` connected (``tokens`` by player), seat 0 starting it,
+    each seat playing its first legal move, until the match is over."""
+    summary = (await server.http.get(f"/api/tables/{code}")).json()
+    socks = []
+    for seat in summary["seats"]:
+        sock, _ = await server.connect(code, tokens[seat["player"]])
+        socks.append(sock)
+    socks[0].send({"type": "start", "id": "start"})
+    ids = 0
+    while True:
+        acted = False
+        for seat, sock in enumerate(socks):
+            updates = [m for m in await sock.quiet(0.01) if m["type"] == "update"]
+            if not updates:
+                continue
+            last = updates[-1]
+            if last["view"]["result"] is not None:
+                return
+            ids += 1
+            if last["table"]["status"] == "between_hands" and seat == 0:
+                sock.send({"type": "next_hand", "id": f"n{ids}"})
+                acted = True
+            elif last["view"]["turn"] == seat and last["view"]["legal"]:
+                sock.send({"type": "play", "id": f"m{ids}", "move": last["view"]["legal"][0]})
+                acted = True
+        if not acted:
+            for sock in socks:
+                sock.send({"type": "sync", "id": f"s{ids}"})
+                ids += 1
+
+
+async def until_doc(server: Server, tid: str, ready: Any, seconds: float = 20.0) -> Any:
+    """The tournament document once ``ready(doc)``."""
+    import asyncio
+    for _ in range(int(seconds / 0.05)):
+        doc = (await server.http.get(f"/api/tournaments/{tid}")).json()
+        if ready(doc):
+            return doc
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"tournament never ready: {doc}")
+
+
+async def test_a_swiss_is_played_round_after_round_by_the_servers_tables(
+    server: Server
+) -> None:
+    """Four players, a Swiss plaza of two rounds (target 50): each round's tables are opened
+    and seated by the server, the matches played by clients, the results recorded, the next
+    round paired at once, and the standings are the records' own."""
+    _, host = await server.guest("Host")
+    tid = (await create(server, host, variant="plaza", options={"target": 50},
+                        rounds=2)).json()["id"]
+    tokens: dict[int, str] = {}
+    for i in range(4):
+        player, token = await server.guest(f"P{i}")
+        tokens[player] = token
+        await enter(server, token, tid)
+    await server.http.post(f"/api/tournaments/{tid}/start", headers=auth(host))
+    for number in (1, 2):
+        doc = await until_doc(server, tid, lambda d, n=number: d["round"] == n and all(
+            p["table"] for p in d["pairings"][n - 1]))
+        for pairing in doc["pairings"][number - 1]:
+            summary = (await server.http.get(f"/api/tables/{pairing['table']}")).json()
+            seated = [s["player"] for s in summary["seats"]]
+            assert seated == [doc["entrants"][e - 1]["players"][0] for e in pairing["entrants"]]
+            await play_table(server, pairing["table"], tokens)
+    doc = await until_doc(server, tid, lambda d: d["status"] == "over")
+    met = [frozenset(p["entrants"]) for r in doc["pairings"] for p in r]
+    assert len(met) == len(set(met)) == 4
+    points: dict[int, int] = {}
+    hands: dict[int, int] = {}
+    for row in doc["pairings"]:
+        for pairing in row:
+            record = (await server.http.get(f"/api/tables/{pairing['table']}/record")).json()
+            for i, entrant in enumerate(pairing["entrants"]):
+                points[entrant] = points.get(entrant, 0) + (i in record["result"]["winners"])
+                hands[entrant] = hands.get(entrant, 0) + sum(
+                    h["result"]["winner"] == i for h in record["hands"])
+    assert {s["entrant"]: s["points"] for s in doc["standings"]} == points
+    assert {s["entrant"]: s["hands_won"] for s in doc["standings"]} == hands
+    assert doc["winner"] == doc["standings"][0]["entrant"]
+    assert [s["played"] for s in doc["standings"]] == [2, 2, 2, 2]

@@ -136,6 +136,7 @@ def create_app(
         if cluster is not None:
             await cluster.start()
         restored = await hub.open()
+        app.state.tournament_rounds.start()
         if heartbeat:
             store.start_heartbeat()
         fields: dict[str, Any] = {"event": "ready", "tables_restored": restored}
@@ -143,6 +144,7 @@ def create_app(
             fields.update(process=cluster.me, advertise=cluster.advertise)
         log.info("ready", extra={"fields": fields})
         yield
+        await app.state.tournament_rounds.stop()
         await hub.close()
         if cluster is not None:
             await cluster.close()
@@ -161,7 +163,7 @@ def create_app(
     _errors(app)
     _api(app, services)
     lesson_routes(app, services.store)
-    tournament_routes(app, services.store)
+    app.state.tournament_rounds = tournament_routes(app, services.store, services.hub)
     _socket(app, services)
     _operations(app, services)
     _pages(app)

@@ -12,6 +12,7 @@ and a round is never paired twice.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from kabes.rules import VARIANTS
@@ -107,7 +108,7 @@ class Tournaments:
             if mine and mine[-1].partner == partner:
                 return []
             return [("entered", {"player": player, "name": name, "partner": partner})]
-        return await self._change(tournament, decide)
+        return await self.change(tournament, decide)
 
     async def start(self, tournament: str, player: int) -> TournamentState:
         """Begin round 1: host only (``not_host``), once (``started``), with at least a
@@ -124,9 +125,11 @@ class Tournaments:
             first = state.next_round()
             assert first is not None
             return [("started", {}), paired(1, first)]
-        return await self._change(tournament, decide)
+        return await self.change(tournament, decide)
 
-    async def _change(self, tournament: str, decide: Any) -> TournamentState:
+    async def change(
+        self, tournament: str, decide: Callable[[TournamentState], Entries]
+    ) -> TournamentState:
         """Read, decide (``decide(state)`` gives the entries to keep, maybe none), keep, and
         the state after; again from the start if another writer was first."""
         for _ in range(TRIES):

@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 
 from kabes.server.http_input import bearer_token, read_body
+from kabes.server.hub import Hub
 from kabes.server.new_tables import unknown_variant
 from kabes.server.protocol import (
     BadInput,
@@ -20,11 +21,13 @@ from kabes.server.protocol import (
     Refused,
 )
 from kabes.server.store import Store
+from kabes.server.tournament_rounds import RoundRunner
 from kabes.server.tournament_service import Tournaments
 
 
-def tournament_routes(app: FastAPI, store: Store) -> Tournaments:
-    """Add the tournament routes to ``app``; the service behind them."""
+def tournament_routes(app: FastAPI, store: Store, hub: Hub) -> RoundRunner:
+    """Add the tournament routes to ``app``; the runner of their rounds (started and stopped
+    with the server)."""
     service = Tournaments(store)
 
     async def who(request: Request) -> tuple[int, str]:
@@ -67,4 +70,4 @@ def tournament_routes(app: FastAPI, store: Store) -> Tournaments:
         player, _ = await who(request)
         return (await service.start(tournament, player)).document()
 
-    return service
+    return RoundRunner(service, hub, store)
