@@ -220,3 +220,17 @@ async def test_a_swiss_is_played_round_after_round_by_the_servers_tables(
     assert {s["entrant"]: s["hands_won"] for s in doc["standings"]} == hands
     assert doc["winner"] == doc["standings"][0]["entrant"]
     assert [s["played"] for s in doc["standings"]] == [2, 2, 2, 2]
+
+
+async def test_two_starts_at_once_pair_round_one_once(server: Server) -> None:
+    import asyncio
+    _, host = await server.guest("Host")
+    tid = (await create(server, host, variant="plaza")).json()["id"]
+    for i in range(4):
+        await enter(server, (await server.guest(f"P{i}"))[1], tid)
+    replies = await asyncio.gather(*(
+        server.http.post(f"/api/tournaments/{tid}/start", headers=auth(host))
+        for _ in range(3)))
+    assert sorted(r.status_code for r in replies) == [200, 409, 409]
+    doc = (await server.http.get(f"/api/tournaments/{tid}")).json()
+    assert len(doc["pairings"]) == 1
