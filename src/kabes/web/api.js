@@ -53,6 +53,12 @@ export const api = {
   lessons: (lang) => call("GET", `/api/lessons?lang=${encodeURIComponent(lang)}`),
   lesson: (id, lang) => call("GET", `/api/lessons/${encodeURIComponent(id)}?lang=${encodeURIComponent(lang)}`, undefined, false),
   tryLesson: (id, lang, body) => call("POST", `/api/lessons/${encodeURIComponent(id)}/try?lang=${encodeURIComponent(lang)}`, body, false),
+  tournaments: () => call("GET", "/api/tournaments", undefined, false),
+  tournament: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}`, undefined, false),
+  newTournament: (spec) => call("POST", "/api/tournaments", spec),
+  enterTournament: (id, partner) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/enter`, partner ? { partner } : {}),
+  startTournament: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/start`, {}),
+  record: (code) => call("GET", `/api/tables/${encodeURIComponent(code)}/record`, undefined, false),
   lessonDone: (id) => call("POST", `/api/lessons/${encodeURIComponent(id)}/done`, {}),
 };
 

@@ -1,7 +1,7 @@
 // app.js — the page's entry point: picks the language, asks a first-time visitor for a
 // name, and routes: "/" is home, "/t/CODE" is the table page for CODE, "/learn" the lessons'
-// paths and "/learn/ID" a lesson. Navigation inside the page uses history.pushState; Back
-// works. Registers the service worker (sw.js).
+// paths and "/learn/ID" a lesson, "/c" the tournaments and "/c/ID" one tournament.
+// Navigation inside the page uses history.pushState; Back works. Registers the service worker (sw.js).
 
 import { clear, h } from "./dom.js";
 import { onLangChange, preferredLang, setLang, t } from "./i18n.js";
@@ -10,6 +10,8 @@ import { learnPage } from "./learn.js";
 import { lessonPage } from "./lesson.js";
 import { store } from "./store.js";
 import { tablePage } from "./table.js";
+import { tournamentPage } from "./tournament.js";
+import { tournamentsPage } from "./tournaments.js";
 import { welcomePage } from "./welcome.js";
 
 const root = document.getElementById("app");
@@ -33,6 +35,7 @@ async function route() {
   document.querySelector(".conn-banner")?.remove();
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
   const lesson = location.pathname.match(/^\/learn\/([A-Za-z0-9_.-]+)\/?$/);
+  const tournament = location.pathname.match(/^\/c\/([A-Za-z0-9_-]+)\/?$/);
   if (!store.identity()) {
     welcomePage(root, { joining: !!match, done: () => route() });
     return;
@@ -42,6 +45,14 @@ async function route() {
     const stop = await tablePage(root, match[1], nav);
     if (mine === serial) leave = stop;
     else stop();
+  } else if (tournament) {
+    document.title = `Kabès · ${t("tour.tournament")}`;
+    const stop = await tournamentPage(root, tournament[1], nav);
+    if (mine === serial) leave = stop;
+    else stop();
+  } else if (/^\/c\/?$/.test(location.pathname)) {
+    document.title = `Kabès · ${t("tour.tournaments")}`;
+    await tournamentsPage(root, nav);
   } else if (lesson) {
     document.title = "Kabès";
     const stop = await lessonPage(root, lesson[1], nav);

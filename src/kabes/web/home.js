@@ -2,7 +2,7 @@
 // target and the variant's options from GET /api/variants, the rules' defaults preselected)
 // played against the computer or opened for friends; joining by code or link; the rankings
 // of each variant; your own matches with their records to download; the way to the lessons
-// (Learn, /learn).
+// (Learn, /learn); the tournaments (/c).
 
 import { api, variantCatalog } from "./api.js";
 import { clear, h } from "./dom.js";
@@ -39,6 +39,7 @@ export async function homePage(root, nav) {
       learnCard(nav),
       newGame,
       joinCard(nav),
+      tournamentsCard(nav),
       rankings,
       history,
       status),
@@ -147,6 +148,14 @@ function learnCard(nav) {
       h("h2", { id: "learn-card-title" }, t("home.learn")),
       h("p", { class: "hint-text" }, t("home.learn_text"))),
     h("a", { class: "button", href: "/learn", "data-action": "learn", onclick: (e) => { e.preventDefault(); nav.go("/learn"); } }, t("action.learn")));
+}
+
+function tournamentsCard(nav) {
+  return h("section", { class: "card learn-card", "aria-labelledby": "tour-card-title" },
+    h("div", {},
+      h("h2", { id: "tour-card-title" }, t("tour.tournaments")),
+      h("p", { class: "hint-text" }, t("tour.home_text"))),
+    h("a", { class: "button", href: "/c", "data-action": "tournaments", onclick: (e) => { e.preventDefault(); nav.go("/c"); } }, t("tour.see")));
 }
 
 function joinCard(nav) {

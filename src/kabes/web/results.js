@@ -26,7 +26,7 @@ function winnerLine(view, table, result) {
   return mine ? t("end.you_win_hand") : t("end.wins_hand", { name });
 }
 
-/** opts: isHost, onNextHand, onFinish, onPlayAgain, onHome, onClose; onReview (a table
+/** opts: isHost, onNextHand, onFinish, onPlayAgain (or onTournament, back to its page), onHome, onClose; onReview (a table
  * against the computer: the expert's review of the hand); bare (a lesson: the hand's end
  * and the scores, with no pause or buttons). */
 export function resultsPanel(view, table, opts) {
@@ -90,7 +90,9 @@ export function resultsPanel(view, table, opts) {
   if (over) {
     if (table.next_table) panel.append(h("p", { class: "new-table" }, t("match.new_table", { code: table.next_table })));
     buttons.append(
-      h("button", { type: "button", class: "primary", "data-action": "play-again", onclick: opts.onPlayAgain }, table.next_table ? t("action.go_new_table") : t("action.play_again")),
+      opts.onTournament
+        ? h("button", { type: "button", class: "primary", "data-action": "back-tournament", onclick: opts.onTournament }, t("tour.back"))
+        : h("button", { type: "button", class: "primary", "data-action": "play-again", onclick: opts.onPlayAgain }, table.next_table ? t("action.go_new_table") : t("action.play_again")),
       h("button", { type: "button", "data-action": "home", onclick: opts.onHome }, t("action.home")),
     );
   } else {

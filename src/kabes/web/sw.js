@@ -33,6 +33,8 @@ const SHELL = [
   "/static/table.js",
   "/static/tableview.js",
   "/static/tiles.js",
+  "/static/tournament.js",
+  "/static/tournaments.js",
   "/static/trains.js",
   "/static/waiting.js",
   "/static/welcome.js",

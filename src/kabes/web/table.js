@@ -18,6 +18,7 @@ import { TableSocket } from "./socket.js";
 import { store } from "./store.js";
 import { memoryAid, opponents, passesText, scoreLine } from "./tableview.js";
 import { tileKey } from "./tiles.js";
+import { tournamentTag } from "./tournament.js";
 import { waitingRoom } from "./waiting.js";
 
 /** Open the table page in root; returns a function that leaves it (closes the socket). */
@@ -279,6 +280,7 @@ class TableController {
       clear(this.root).append(
         h("header", { class: "topbar plain" },
           h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); this.nav.go("/"); } }, "Kabès"),
+          tournamentTag(this.summary, this.nav),
           langPicker()),
         h("main", { class: "page" }, waitingRoom(this.summary, {
           seat: this.seat,
@@ -351,7 +353,7 @@ class TableController {
       root: this.root,
     });
     clear(this.root).append(h("div", { class: "table-screen" },
-      h("header", { class: "topbar" }, this.topScores, this.ring.el, this.menuButton),
+      h("header", { class: "topbar" }, this.topScores, tournamentTag(this.summary, this.nav), this.ring.el, this.menuButton),
       this.opponentsEl,
       this.board,
       h("section", { class: "me", "aria-label": t("hand.section") }, this.statusEl, this.handEl, this.toolsEl),
@@ -437,6 +439,7 @@ class TableController {
       onNextHand: () => this.action("next_hand"),
       onFinish: () => this.action("finish"),
       onPlayAgain: () => this.playAgain(),
+      onTournament: this.summary.tournament ? () => this.nav.go(`/c/${this.summary.tournament}`) : null,
       onHome: () => this.nav.go("/"),
       onReview: this.computerTable ? () => this.askReview() : null,
       onClose: () => {
