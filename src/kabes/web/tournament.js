@@ -236,7 +236,7 @@ class TournamentPage {
     const won = mine && mine.entrant === doc.winner;
     return h("section", { class: "card tour-winner", "aria-labelledby": "winner-title" },
       h("h2", { id: "winner-title" }, t("tour.winner")),
-      h("p", { class: "winner-name" }, "🏆 ", doc.winner ? this.name(doc.winner) : "—"),
+      h("p", { class: "winner-name" }, doc.winner ? this.name(doc.winner) : "—"),
       won ? h("p", { class: "lead-text" }, t("tour.you_won")) : null);
   }
 
@@ -303,7 +303,7 @@ class TournamentPage {
     if (!this.doc.entrants.length) return h("p", { class: "hint-text" }, t("tour.nobody_yet"));
     return h("ol", { class: "tour-entrants" }, this.doc.entrants.map((e) =>
       h("li", { class: mine && mine.entrant === e.entrant ? "mine" : null }, e.names.join(" & "),
-        e.players.includes(this.doc.host) ? h("span", { class: "seat-tag host" }, t("waiting.host")) : null)));
+        e.players.includes(this.doc.host) ? h("span", { class: "seat-tag host" }, t("tour.host")) : null)));
   }
 
   entrantsCard() {
