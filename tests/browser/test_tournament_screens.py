@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from browsing import SHOTS, shot
+from browsing import SHOTS, register, shot
 from checks import axe_violations, layout_problems, shown_keys
 from helpers import fake_table
 from states import play_until, state, summary
@@ -117,4 +117,43 @@ def test_a_tournament_over_shows_its_winner_and_final_standings(
         assert page.locator("[data-action=go-table]").count() == 0
         page.wait_for_selector(".pair-score")
         checked(page, f"tournament-over-{lang}")
+    assert not js_errors
+
+
+def test_a_pair_enters_a_partnership_tournament_by_naming_each_other(
+    server: str, new_page: Any, js_errors: list[str]
+) -> None:
+    host = new_page(SMALL_PHONE)
+    register(host, server, "Roselène", "/c")
+    host.wait_for_selector("[data-action=create-tournament]")
+    host.select_option("#tour-variant", "haitian")
+    host.check("#tour-players-3")
+    # three sides a table: only a Swiss, said why
+    assert host.locator("input[name=tour-format]").count() == 1
+    assert host.locator("#tour-format-swiss").is_checked()
+    host.select_option("#tour-variant", "partnership")
+    assert host.locator("input[name=tour-format]").count() == 3
+    host.check("#tour-format-round_robin")
+    assert host.locator("#tour-rounds").count() == 0, "rounds are for a Swiss"
+    host.click("[data-action=create-tournament]")
+    host.wait_for_selector("[data-action=enter]")
+    path = host.locator("[data-link=tournament]").get_attribute("href")
+    host.click("[data-action=enter]")  # no partner yet
+    host.wait_for_selector(".tour-waiting li")
+
+    other = new_page(SMALL_PHONE)
+    register(other, server, "Mireille", path)
+    other.wait_for_selector("#tour-partner")
+    other.select_option("#tour-partner", label="Roselène")
+    other.click("[data-action=enter]")
+    other.wait_for_selector(".tour-waiting li >> nth=1")
+    shot(other, "tournament-pair-waiting")
+    host.wait_for_selector("#tour-partner option >> text=Mireille", state="attached")
+    host.select_option("#tour-partner", label="Mireille")
+    host.click("[data-action=enter]")
+    host.wait_for_selector(".tour-entrants li.mine")
+    pair = host.locator(".tour-entrants li").inner_text()
+    assert "Roselène" in pair and "Mireille" in pair and " & " in pair
+    checked(host, "tournament-pair-entered")
+    other.wait_for_selector(".tour-entrants li.mine")
     assert not js_errors
