@@ -51,6 +51,7 @@ from kabes.server.hub import Hub
 from kabes.server.inbox import Attach, ClientAction, Detach
 from kabes.server.lessons_api import lesson_routes
 from kabes.server.limits import Limits, LocalCounter, RedisCounter, SlowDown
+from kabes.server.link_api import link_routes
 from kabes.server.metrics import Metrics
 from kabes.server.names import clean_name
 from kabes.server.new_tables import unknown_variant
@@ -160,6 +161,7 @@ def create_app(
     _errors(app)
     _api(app, services)
     lesson_routes(app, services.store)
+    link_routes(app, services.store, services.clock, services.limits)
     _socket(app, services)
     _operations(app, services)
     _pages(app)
