@@ -55,6 +55,7 @@ from kabes.server.link_api import link_routes
 from kabes.server.metrics import Metrics
 from kabes.server.names import clean_name
 from kabes.server.new_tables import unknown_variant
+from kabes.server.pages import Pages
 from kabes.server.protocol import (
     MAX_MESSAGE_BYTES,
     MAX_MESSAGES_PER_SECOND,
@@ -588,9 +589,14 @@ def _pages(app: FastAPI) -> None:
     app.mount("/static/i18n", StaticFiles(directory=words.CATALOGS), name="catalogs")
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
-    async def page() -> FileResponse:
-        """The one page: the client routes these paths itself."""
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+    pages = Pages(WEB, words.CATALOGS)
+
+    async def page(request: Request) -> Response:
+        """The one page, naming what its first visit needs (pages.py): the client routes
+        these paths itself."""
+        body = pages.html(request.url.path, request.headers.get("accept-language", ""))
+        return Response(body, media_type="text/html", headers={
+            "Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
     for path in ("/", "/t/{code}", "/learn", "/learn/{lesson_id}"):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
