@@ -8,7 +8,8 @@ serves names it: a ``<link rel="modulepreload">`` for every module the page's en
 directly or not, and a ``<link rel="preload" as="fetch">`` for the list of languages and the
 catalogs the page will load (English, always loaded as the fallback, and the first language
 of the browser's ``Accept-Language`` that Kabès speaks, as i18n.js's ``preferredLang``
-picks it). Everything then comes at once, right after the HTML.
+picks it), and for a link to a table, the table's summary. Everything then comes at once,
+right after the HTML.
 
 The graph is read from the modules themselves (their static ``import ... from "./x.js"``),
 so it never goes stale: a module added to the client is preloaded without a line here.
@@ -41,6 +42,9 @@ PAGE_ENTRIES: tuple[tuple[str, str], ...] = (
 )
 """Paths (by prefix, the first that matches) whose page app.js loads with ``import()``."""
 ENTRY = "app.js"
+TABLE_PATH = re.compile(r"/t/([A-Za-z0-9_-]{1,32})/?")
+"""A link to a table, as app.js reads it: its page starts by asking for the table's summary
+(``GET /api/tables/CODE``), which the page's head asks for at once."""
 
 
 def imports(folder: Path, module: str) -> list[str]:
@@ -110,7 +114,14 @@ class Pages:
 
     def html(self, path: str, accept_language: str) -> bytes:
         """The page at ``path`` for a browser that sends ``accept_language``."""
-        return self._html(page_entry(path), language(accept_language, self.languages))
+        page = self._html(page_entry(path), language(accept_language, self.languages))
+        table = TABLE_PATH.fullmatch(path)
+        if table is None:
+            return page
+        link = (f'<link rel="preload" href="/api/tables/{table.group(1)}" as="fetch" '
+                'crossorigin="anonymous">\n  ').encode()
+        at = page.find(b'<script type="module"')
+        return page[:at] + link + page[at:]
 
     @cache  # noqa: B019 (one Pages per app, kept as long as the app)
     def _html(self, entry: str | None, lang: str) -> bytes:
