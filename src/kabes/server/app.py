@@ -35,7 +35,6 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from kabes import words
@@ -70,6 +69,7 @@ from kabes.server.protocol import (
     encode,
 )
 from kabes.server.relay import RemoteSeat
+from kabes.server.static_files import CompressedStatic
 from kabes.server.store import SERVER_ID, Store, StoreError
 from kabes.server.table import Table
 
@@ -586,8 +586,8 @@ def _pages(app: FastAPI) -> None:
     index = WEB / "index.html"
     if not index.exists():
         return
-    app.mount("/static/i18n", StaticFiles(directory=words.CATALOGS), name="catalogs")
-    app.mount("/static", StaticFiles(directory=WEB), name="static")
+    app.mount("/static/i18n", CompressedStatic(words.CATALOGS), name="catalogs")
+    app.mount("/static", CompressedStatic(WEB), name="static")
 
     pages = Pages(WEB, words.CATALOGS)
 
