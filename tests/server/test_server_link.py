@@ -43,6 +43,14 @@ async def test_a_code_gives_a_new_token_for_the_same_player_and_the_old_one_keep
     table = await server.open_table(body["token"], variant="haitian", players=2,
                                     computers={"1": "casual"})
     assert table["seats"][0]["player"] == player
+    sock, welcome = await server.connect(table["code"], token)
+    assert welcome["seat"] == 0, "the first device is seated at the table the second opened"
+    sock.send({"type": "start", "id": "go"})
+    await sock.until("ack", id="go")
+    for each in (token, body["token"]):
+        page = (await server.http.get(f"/api/players/{player}", headers=auth(each))).json()
+        assert [m["code"] for m in page["matches"]] == [table["code"]], \
+            "both devices see the same matches, codes included (the player's own page)"
 
 
 async def test_a_code_works_once(server: Server) -> None:
