@@ -35,7 +35,6 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from kabes import words
@@ -51,9 +50,11 @@ from kabes.server.hub import Hub
 from kabes.server.inbox import Attach, ClientAction, Detach
 from kabes.server.lessons_api import lesson_routes
 from kabes.server.limits import Limits, LocalCounter, RedisCounter, SlowDown
+from kabes.server.link_api import link_routes
 from kabes.server.metrics import Metrics
 from kabes.server.names import clean_name
 from kabes.server.new_tables import unknown_variant
+from kabes.server.pages import Pages
 from kabes.server.protocol import (
     MAX_MESSAGE_BYTES,
     MAX_MESSAGES_PER_SECOND,
@@ -68,6 +69,7 @@ from kabes.server.protocol import (
     encode,
 )
 from kabes.server.relay import RemoteSeat
+from kabes.server.static_files import CompressedStatic
 from kabes.server.store import SERVER_ID, Store, StoreError
 from kabes.server.table import Table
 from kabes.server.tournaments_api import tournament_routes
@@ -164,6 +166,7 @@ def create_app(
     _api(app, services)
     lesson_routes(app, services.store)
     app.state.tournament_rounds = tournament_routes(app, services.store, services.hub)
+    link_routes(app, services.store, services.clock, services.limits)
     _socket(app, services)
     _operations(app, services)
     _pages(app)
@@ -587,12 +590,17 @@ def _pages(app: FastAPI) -> None:
     index = WEB / "index.html"
     if not index.exists():
         return
-    app.mount("/static/i18n", StaticFiles(directory=words.CATALOGS), name="catalogs")
-    app.mount("/static", StaticFiles(directory=WEB), name="static")
+    app.mount("/static/i18n", CompressedStatic(words.CATALOGS), name="catalogs")
+    app.mount("/static", CompressedStatic(WEB), name="static")
 
-    async def page() -> FileResponse:
-        """The one page: the client routes these paths itself."""
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+    pages = Pages(WEB, words.CATALOGS)
+
+    async def page(request: Request) -> Response:
+        """The one page, naming what its first visit needs (pages.py): the client routes
+        these paths itself."""
+        body = pages.html(request.url.path, request.headers.get("accept-language", ""))
+        return Response(body, media_type="text/html", headers={
+            "Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
     for path in ("/", "/t/{code}", "/learn", "/learn/{lesson_id}", "/c", "/c/{tid}"):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)

@@ -122,3 +122,22 @@ tournament_rounds = sa.Table(
     sa.Column("paired_at", sa.Float, nullable=False),
 )
 """One row per round paired, written with its ``paired`` entry: a round is paired once."""
+
+link_codes = sa.Table(
+    "link_codes",
+    metadata,
+    sa.Column("code_hash", sa.String(64), primary_key=True),
+    sa.Column("player", sa.Integer, nullable=False, unique=True),
+    sa.Column("expires_at", sa.Float, nullable=False, index=True),
+)
+"""Codes that link another device to a player (``POST /api/me/link``): one live code per
+player, kept as a hash, deleted when used."""
+
+player_tokens = sa.Table(
+    "player_tokens",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("player", sa.Integer, nullable=False, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+"""A player's further tokens, one per linked device (the first is ``players.token_hash``)."""

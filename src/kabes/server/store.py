@@ -39,6 +39,7 @@ from kabes.server.schema import (
     lesson_progress,
     match_players,
     matches,
+    player_tokens,
     players,
     ratings,
     servers,
@@ -254,14 +255,21 @@ class Store:
             result = await conn.execute(
                 players.update().where(players.c.token_hash == token_hash(token))
                 .values(token_hash="revoked:" + os.urandom(24).hex()))
-        return bool(result.rowcount)
+            linked = await conn.execute(  # a linked device's token (kabes.server.links)
+                player_tokens.delete().where(player_tokens.c.token_hash == token_hash(token)))
+        return bool(result.rowcount or linked.rowcount)
 
     async def player_by_token(self, token: str) -> tuple[int, str] | None:
-        """The (id, name) holding ``token``, or None."""
+        """The (id, name) holding ``token`` (its first, or a linked device's), or None."""
+        hashed = token_hash(token)
         async with self.engine.connect() as conn:
             row = (await conn.execute(
                 sa.select(players.c.id, players.c.name)
-                .where(players.c.token_hash == token_hash(token))
+                .where(players.c.token_hash == hashed)
+                .union_all(
+                    sa.select(players.c.id, players.c.name)
+                    .join(player_tokens, player_tokens.c.player == players.c.id)
+                    .where(player_tokens.c.token_hash == hashed))
             )).first()
         return None if row is None else (int(row[0]), str(row[1]))
 

@@ -6,13 +6,16 @@
 import { clear, h } from "./dom.js";
 import { onLangChange, preferredLang, setLang, t } from "./i18n.js";
 import { homePage } from "./home.js";
-import { learnPage } from "./learn.js";
-import { lessonPage } from "./lesson.js";
 import { store } from "./store.js";
-import { tablePage } from "./table.js";
-import { tournamentPage } from "./tournament.js";
-import { tournamentsPage } from "./tournaments.js";
 import { welcomePage } from "./welcome.js";
+
+// The table and lessons are loaded when first opened: a first visit to home on a slow phone
+// fetches only what home needs (the server preloads each page's modules: server/pages.py).
+const tablePage = (...a) => import("./table.js").then((m) => m.tablePage(...a));
+const lessonPage = (...a) => import("./lesson.js").then((m) => m.lessonPage(...a));
+const learnPage = (...a) => import("./learn.js").then((m) => m.learnPage(...a));
+const tournamentPage = (...a) => import("./tournament.js").then((m) => m.tournamentPage(...a));
+const tournamentsPage = (...a) => import("./tournaments.js").then((m) => m.tournamentsPage(...a));
 
 const root = document.getElementById("app");
 let leave = null;

@@ -1,7 +1,7 @@
 """Tournaments: one row each, its append-only log, and one row per round paired.
 
 Revision ID: 0006
-Revises: 0003
+Revises: 0005
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0003"
+down_revision = "0005"
 
 
 def upgrade() -> None:

@@ -1,0 +1,60 @@
+"""One player on every phone over HTTP: ``POST /api/me/link`` makes a code, ``POST /api/link``
+uses it (PROTOCOL.md, "Public tables, watching and phrases").
+
+A player's only key is a token kept by one browser; these two routes let them carry it to
+another device without an account or a password. Every try at a code counts against the
+address's limit (``--link-codes-per-minute``, 10 by default), a malformed body included, so
+a million codes cannot be tried from one address.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import msgspec
+from fastapi import FastAPI, Request
+
+from kabes.server.clock import Clock
+from kabes.server.http_input import bearer_token, read_body
+from kabes.server.limits import Limits
+from kabes.server.links import LINK_SECONDS, LinkCodes, is_code
+from kabes.server.protocol import ErrorCode, Refused
+from kabes.server.store import Store
+
+
+class LinkTry(msgspec.Struct):
+    """``POST /api/link``."""
+
+    code: str
+
+
+def link_routes(app: FastAPI, store: Store, clock: Clock, limits: Limits) -> None:
+    """Add the link routes to ``app``."""
+    codes = LinkCodes(store.engine)
+
+    @app.post("/api/me/link", status_code=201, tags=["identity"])
+    async def make_link_code(request: Request) -> dict[str, Any]:
+        """A 6-digit code that gives another device this player, once, for 5 minutes; it
+        replaces the player's previous code."""
+        found = await store.player_by_token(bearer_token(request))
+        if found is None:
+            raise Refused(ErrorCode.BAD_TOKEN, "this token is unknown")
+        code = await codes.make(found[0], clock.now())
+        return {"code": code, "expires_in": LINK_SECONDS}
+
+    @app.post("/api/link", status_code=201, tags=["identity"])
+    async def use_link_code(request: Request) -> dict[str, Any]:
+        """A new token for the player whose code this is (their other tokens keep
+        working)."""
+        await limits.link_code(request)
+        code = (await read_body(request, LinkTry)).code
+        if not is_code(code):
+            raise Refused(ErrorCode.BAD_MESSAGE, "a code is 6 digits, 0 to 9")
+        token = secrets.token_urlsafe(32)
+        player = await codes.use(code, token, clock.now())
+        if player is None:
+            raise Refused(ErrorCode.NOT_FOUND, "no such code: it is wrong, used or expired")
+        found = await store.player_by_token(token)
+        assert found is not None
+        return {"player": player, "name": found[1], "token": token}

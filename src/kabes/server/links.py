@@ -1,0 +1,85 @@
+"""Link codes in the store: one player on every phone (PROTOCOL.md, "Public tables").
+
+A player asks for a code on a device they play on and types it on another; that device gets a
+token of its own for the same player. The codes live in the store, not in a process's memory,
+so a code made through one process of a cluster is used through any other.
+
+- A code is 6 ASCII digits from :mod:`secrets`, alive for :data:`LINK_SECONDS`. The store
+  keeps only its SHA-256: the code itself is never written down. (Six digits can be found
+  again from their hash by trying them all; what keeps a code safe is that it lives 5
+  minutes, works once, and that tries are limited per address.)
+- One live code per player: a new code deletes the player's previous one, and every expired
+  code with it, in the same transaction.
+- A code works once, even when two requests race: using it is a single
+  ``DELETE ... WHERE code_hash = ? AND expires_at > now RETURNING player``, and only the
+  request whose DELETE removed the row gets the player; the token is kept in the same
+  transaction.
+- Time comes from the caller (the server's clock), so tests move it with a fake clock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from kabes.server.schema import link_codes, player_tokens
+from kabes.server.store import token_hash
+
+LINK_SECONDS = 300
+"""How long a link code works."""
+DIGITS = 6
+TRIES = 8
+"""Fresh codes tried when the one drawn is, by chance, another player's live code."""
+
+
+def code_hash(code: str) -> str:
+    """What the store keeps of a link code (distinct from any token's hash)."""
+    return hashlib.sha256(b"link:" + code.encode()).hexdigest()
+
+
+def is_code(text: str) -> bool:
+    """Whether ``text`` is written as a code: exactly six ASCII digits."""
+    return len(text) == DIGITS and text.isascii() and text.isdigit()
+
+
+class LinkCodes:
+    """The link codes of the store whose engine is ``engine``."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def make(self, player: int, now: float) -> str:
+        """A new code for ``player``, alive until ``now + LINK_SECONDS``; the player's older
+        code (and every expired one) stops working."""
+        for _ in range(TRIES):
+            code = f"{secrets.randbelow(10 ** DIGITS):0{DIGITS}d}"
+            try:
+                async with self.engine.begin() as conn:
+                    await conn.execute(link_codes.delete().where(
+                        (link_codes.c.player == player) | (link_codes.c.expires_at <= now)))
+                    await conn.execute(link_codes.insert().values(
+                        code_hash=code_hash(code), player=player,
+                        expires_at=now + LINK_SECONDS))
+                return code
+            except sa.exc.IntegrityError:
+                continue  # another player's live code, or this player's made at this moment
+        raise RuntimeError("no free link code was found")  # pragma: no cover
+
+    async def use(self, code: str, token: str, now: float) -> int | None:
+        """Use ``code`` once: the player it was made for, who from now on is also reached by
+        ``token``; None for a code that is wrong, used or expired."""
+        async with self.engine.begin() as conn:
+            player = (await conn.execute(
+                link_codes.delete()
+                .where(link_codes.c.code_hash == code_hash(code))
+                .where(link_codes.c.expires_at > now)
+                .returning(link_codes.c.player)
+            )).scalar()
+            if player is None:
+                return None
+            await conn.execute(player_tokens.insert().values(
+                token_hash=token_hash(token), player=int(player), created_at=now))
+        return int(player)

@@ -1,0 +1,97 @@
+"""Strangers join from phones on 3G (issue 19, "Slow networks"): a first visit, nothing cached,
+on Chromium's emulated 3G (300 ms round trip, 400 kbit/s each way), shows home's main action
+within 2 s, and a table against the computer is measured too.
+
+The one timed test of the suite. The emulated network is what takes the time, the same on
+every run; what varies is the machine, so a visit is tried up to three times and the fastest
+counts (on a loaded machine one try may be slowed by others' work; a page that is truly slow
+is slow every time). Before the modules were preloaded, home took 3.3 s here and the table
+4.1 s (bench/first_paint.py); now about 1.5 s and 2.9 s.
+
+Also, untimed: every module a first visit runs was named in the page's head (so none waits
+for the one importing it), none named goes unused, and home fetches none of the table's.
+bench/first_paint.py prints the same measures at 3G and at 800 ms / 150 kbit/s.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from slow_network import (
+    HOME_SHOWN,
+    TABLE_SHOWN,
+    THREE_G,
+    Visit,
+    first_visit,
+    table_against_computers,
+)
+
+TRIES = 3
+HOME_MS = 2000
+TABLE_MS = 3500
+"""The table against the computer: not asked for by the issue; a bound that catches a page
+that went back to loading its modules one import at a time (4.1 s before)."""
+
+
+def fastest(visit: Any, bound: float) -> list[Visit]:
+    """Up to TRIES visits, stopping at the first within ``bound``."""
+    seen: list[Visit] = []
+    for _ in range(TRIES):
+        seen.append(visit())
+        if seen[-1].ms < bound:
+            break
+    return seen
+
+
+def test_home_shows_its_main_action_within_2_s_on_3g(server: str, browser: Any) -> None:
+    visits = fastest(lambda: first_visit(browser, server + "/", HOME_SHOWN, THREE_G), HOME_MS)
+    best = min(visits, key=lambda v: v.ms)
+    print(f"home on {THREE_G.label}: {[round(v.ms) for v in visits]} ms, {best.bytes} bytes")
+    assert best.ms < HOME_MS, f"home took {best.ms:.0f} ms on 3G ({best.bytes} bytes)"
+
+
+def test_a_table_against_the_computer_shows_the_hand_quickly_on_3g(
+    server: str, browser: Any
+) -> None:
+    def visit() -> Visit:
+        guest, path = table_against_computers(server)
+        return first_visit(browser, server + path, TABLE_SHOWN, THREE_G, identity=guest)
+
+    visits = fastest(visit, TABLE_MS)
+    best = min(visits, key=lambda v: v.ms)
+    print(f"table on {THREE_G.label}: {[round(v.ms) for v in visits]} ms, {best.bytes} bytes")
+    assert best.ms < TABLE_MS, f"the table took {best.ms:.0f} ms on 3G ({best.bytes} bytes)"
+
+
+def scripts_of_a_first_visit(browser: Any, url: str, shown: str,
+                             identity: dict[str, Any] | None = None) -> tuple[set[str], set[str]]:
+    """The modules named in the page's head, and the scripts the visit fetched."""
+    context = browser.new_context()
+    try:
+        if identity is not None:
+            keep = json.dumps({k: identity[k] for k in ("player", "name", "token")})
+            context.add_init_script(f"localStorage.setItem('kabes.identity', '{keep}');")
+        page = context.new_page()
+        fetched: set[str] = set()
+        page.on("request", lambda r: fetched.add(r.url) if r.url.endswith(".js") else None)
+        page.goto(url)
+        page.wait_for_selector(shown)
+        page.wait_for_load_state("networkidle")
+        named = set(page.eval_on_selector_all(
+            "link[rel=modulepreload]", "links => links.map(l => l.href)"))
+        return named, {u for u in fetched if not u.endswith("/sw.js")}
+    finally:
+        context.close()
+
+
+def test_a_first_visit_names_every_module_it_runs_in_the_page_head(
+    server: str, browser: Any
+) -> None:
+    named, fetched = scripts_of_a_first_visit(browser, server + "/", HOME_SHOWN)
+    assert named == fetched, (sorted(named - fetched), sorted(fetched - named))
+    assert not any(u.endswith(("/table.js", "/lesson.js", "/playarea.js")) for u in fetched)
+    guest, path = table_against_computers(server)
+    named, fetched = scripts_of_a_first_visit(browser, server + path, TABLE_SHOWN, guest)
+    assert named == fetched, (sorted(named - fetched), sorted(fetched - named))
+    assert any(u.endswith("/table.js") for u in fetched)
