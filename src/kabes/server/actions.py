@@ -48,6 +48,8 @@ def host_action(
     if seat != state.host:
         raise Refused(ErrorCode.NOT_HOST, "only the host may do that")
     if isinstance(action, StartAction):
+        if state.tournament is not None:
+            raise Refused(ErrorCode.NOT_NOW, "a tournament table starts by itself")
         if state.status != Status.WAITING:
             raise Refused(ErrorCode.NOT_NOW, "the match has already started")
         if state.free_seats:
