@@ -118,3 +118,17 @@ async def test_a_pairings_table_opened_again_is_the_same_table(tmp_path: Path) -
         seats = (await table(server, again[0]))["seats"]
         assert [s["player"] for s in seats] == [p for e in doc["entrants"]
                                                 for p in e["players"]]
+
+
+async def test_a_tournament_seat_cannot_be_left_before_the_match_starts(tmp_path: Path) -> None:
+    """A freed seat would keep the table from ever starting, and the round with it."""
+    async with running(sqlite_url(tmp_path), SETTINGS) as server:
+        _, tokens, doc = await two_entrants(server)
+        code = doc["pairings"][0][0]["table"]
+        seats = (await table(server, code))["seats"]
+        sock, _ = await server.connect(code, tokens[seats[0]["player"]])
+        sock.send({"type": "leave", "id": "l"})
+        refused = await sock.until("error", id="l")
+        assert refused["code"] == "not_now"
+        assert [s["player"] for s in (await table(server, code))["seats"]] == [
+            s["player"] for s in seats]
