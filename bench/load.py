@@ -46,7 +46,11 @@ machine) and the load average. After the flat-out lines (the second not with
 Everything is bounded in time, talks only to 127.0.0.1, and the server (with its worker
 processes) is killed at the end whatever happens.
 
-Run: .venv/bin/python bench/load.py [--mode human|flat|both|computers] [--tables N]
+- tournament (``--mode tournament``, bench/tournament_load.py): a Swiss of ``--entrants``
+  (1,000: 500 plaza tables a round), every move by the bench's clients; prints
+  ``tournament: N entrants, R rounds, pairing p99 X ms, errors E``.
+
+Run: .venv/bin/python bench/load.py [--mode human|flat|both|computers|tournament] [--tables N]
                                     [--seconds S] [--ramp 500,1000,2000,...]
                                     [--flat-tables 200] [--computer-tables 40]
                                     [--expert-budget 1.0] [--fixed-budget] [--no-floor]
@@ -119,6 +123,7 @@ class Server:
         ]
         if args.fixed_budget:
             command.append("--fixed-budget")
+        command += getattr(args, "serve_extra", [])
         self.process = subprocess.Popen(
             command, cwd=folder, stdout=self.log, stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -1002,10 +1007,47 @@ def floor_lines(args: argparse.Namespace, folder: Path, flat: Measure) -> list[s
     return lines
 
 
+def tournament_lines(args: argparse.Namespace, folder: Path) -> list[str]:
+    """``--mode tournament`` (bench/tournament_load.py): a Swiss of ``--entrants`` played
+    by the bench's clients on a real server; its line, details, and the fastline rate."""
+    from tournament_load import tournament
+
+    args.serve_extra = ["--pause-seconds", "0", "--tournament-wait-seconds", "60"]
+    low, high = (float(x) for x in args.tournament_think.split(","))
+    server = Server(args, folder, "tournament")
+    try:
+        server.wait_ready()
+        cpu_before = server.cpu()
+        run = asyncio.run(tournament(server.url, args.entrants, args.tournament_rounds,
+                                     args.tournament_target, (low, high)))
+        cpu = server.cpu() - cpu_before
+    finally:
+        server.kill()
+    rate = fastline_rate(args.fastline_seconds)
+    return [
+        f"tournament: {run.entrants} entrants, {run.rounds} rounds, pairing p99 "
+        f"{percentile(run.pairing, 0.99):.0f} ms, errors {run.errors}",
+        f"  {run.tables} tables ({run.entrants // 2} a round), {run.moves} moves acked, "
+        f"move p50 {percentile(run.latencies, 0.5):.1f} ms, "
+        f"p99 {percentile(run.latencies, 0.99):.1f} ms; "
+        f"round 1 open {run.first_open * 1000:.0f} ms after the start; pairing per round "
+        f"{', '.join(f'{x * 1000:.0f}' for x in run.pairing)} ms; "
+        f"{run.seconds:.0f} s in all, server CPU {cpu / max(1e-9, run.seconds):.0%}; "
+        f"fastline {rate:.0f} hands per CPU-second (this run)",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mode", choices=["human", "flat", "both", "computers"],
+    parser.add_argument("--mode", choices=["human", "flat", "both", "computers", "tournament"],
                         default="both")
+    parser.add_argument("--entrants", type=int, default=1000,
+                        help="tournament: entrants of the Swiss (two a plaza table)")
+    parser.add_argument("--tournament-rounds", type=int, default=3)
+    parser.add_argument("--tournament-target", type=int, default=50,
+                        help="tournament: points a plaza match is played to")
+    parser.add_argument("--tournament-think", default="0.2,0.6",
+                        help="tournament: a client's thinking before a move, MIN,MAX seconds")
     parser.add_argument("--tables", type=int, default=2000, help="human pace: tables at once")
     parser.add_argument("--seconds", type=float, default=60.0,
                         help="human pace: the measured window, per step")
@@ -1079,6 +1121,8 @@ def main() -> None:
                          f"hands (fastline {rate:.0f} hands per CPU-second, this run)")
             if args.floor:
                 lines.extend(floor_lines(args, folder, flat))
+        if args.mode == "tournament":
+            lines.extend(tournament_lines(args, folder))
         if args.mode == "computers":
             run = against_experts(args, folder)
             lines.append(

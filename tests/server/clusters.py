@@ -150,10 +150,12 @@ class OwnRedis:
 class Node(ServerProcess):
     """One `kabes serve --redis` process on the test's PostgreSQL database."""
 
-    def __init__(self, folder: Path, db: str, redis: RedisSpace | str, prefix: str) -> None:
+    def __init__(self, folder: Path, db: str, redis: RedisSpace | str, prefix: str,
+                 *options: str) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         url = redis.url if isinstance(redis, RedisSpace) else redis
-        super().__init__(folder, *NODE_OPTIONS, "--redis", url, "--redis-prefix", prefix)
+        super().__init__(folder, *NODE_OPTIONS, "--redis", url, "--redis-prefix", prefix,
+                         *options)
         self.db = db
         self.id = ""
         """The process id it holds leases under (read from /healthz once started)."""
@@ -171,14 +173,17 @@ class Node(ServerProcess):
 
 @asynccontextmanager
 async def nodes(
-    folder: Path, count: int, redis: RedisSpace | str, prefix: str = ""
+    folder: Path, count: int, redis: RedisSpace | str, prefix: str = "",
+    options: tuple[str, ...] = (),
 ) -> AsyncIterator[list[Node]]:
-    """``count`` processes on a fresh PostgreSQL database, started together; every one
+    """``count`` processes on a fresh PostgreSQL database, started together (with
+    ``options`` after the usual ones: the last of a flag given twice counts); every one
     killed (with its workers) at the end, whatever happens."""
     if isinstance(redis, RedisSpace):
         prefix = redis.prefix
     async for backend in postgres_backend():
-        started = [Node(folder / f"node-{n}", backend.url, redis, prefix) for n in range(count)]
+        started = [Node(folder / f"node-{n}", backend.url, redis, prefix, *options)
+                   for n in range(count)]
         try:
             await asyncio.gather(*(node.start() for node in started))
             yield started

@@ -139,14 +139,13 @@ async def test_entries_and_pairings_outlive_the_server(tmp_path: Path) -> None:
 
 
 async def play_table(server: Server, code: str, tokens: dict[int, str]) -> None:
-    """Every seat of table ``code`` connected (``tokens`` by player), seat 0 starting it,
+    """Every seat of table ``code`` connected (``tokens`` by player), which starts it,
     each seat playing its first legal move, until the match is over."""
     summary = (await server.http.get(f"/api/tables/{code}")).json()
     socks = []
     for seat in summary["seats"]:
         sock, _ = await server.connect(code, tokens[seat["player"]])
         socks.append(sock)
-    socks[0].send({"type": "start", "id": "start"})
     ids = 0
     while True:
         acted = False

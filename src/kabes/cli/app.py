@@ -193,6 +193,8 @@ def serve(
     away_seconds: Annotated[float, _setting("away_seconds")] = SERVE.away_seconds,
     pause_seconds: Annotated[float, _setting("pause_seconds")] = SERVE.pause_seconds,
     abandon_seconds: Annotated[float, _setting("abandon_seconds")] = SERVE.abandon_seconds,
+    tournament_wait_seconds: Annotated[
+        float, _setting("tournament_wait_seconds")] = SERVE.tournament_wait_seconds,
     seat_sockets: Annotated[int, _setting("seat_sockets")] = SERVE.seat_sockets,
     computer_delay: Annotated[float, _setting("computer_delay")] = SERVE.computer_delay,
     expert_budget: Annotated[float, _setting("expert_budget")] = SERVE.expert_budget,

@@ -48,6 +48,8 @@ def host_action(
     if seat != state.host:
         raise Refused(ErrorCode.NOT_HOST, "only the host may do that")
     if isinstance(action, StartAction):
+        if state.tournament is not None:
+            raise Refused(ErrorCode.NOT_NOW, "a tournament table starts by itself")
         if state.status != Status.WAITING:
             raise Refused(ErrorCode.NOT_NOW, "the match has already started")
         if state.free_seats:
@@ -69,6 +71,9 @@ def leave(state: TableState, seat: int) -> EntryData:
     those who stay (before the start, with nobody staying, the table closes)."""
     if state.status == Status.OVER:
         raise Refused(ErrorCode.NOT_NOW, "the match is over")
+    if state.tournament is not None and state.status == Status.WAITING:
+        # Freed, the seat would keep the table from ever starting: the round would stall.
+        raise Refused(ErrorCode.NOT_NOW, "a tournament seat is kept until the match starts")
     data: dict[str, Any] = {"seat": seat}
     if seat == state.host:
         data["host"] = state.next_host(seat)

@@ -39,6 +39,9 @@ class Settings:
     pause_seconds: float = 30.0
     abandon_seconds: float = 600.0
     """Seconds a table may have no person's socket open before it is over (abandoned)."""
+    tournament_wait_seconds: float = 60.0
+    """Seconds after a round began that its tables start even with people absent (the
+    tournament runner writes each table's start time into its ``created`` entry)."""
     seat_sockets: int = 4
     """Sockets a seat may hold at once; a new one beyond closes the seat's oldest."""
     computer_delay: float = 1.0
@@ -148,6 +151,9 @@ class ServerConfig:
     abandon_seconds: float = setting(
         TABLE.abandon_seconds, "Seconds a table may have no person connected before it is "
         "over (abandoned).", minimum=0.01)
+    tournament_wait_seconds: float = setting(
+        TABLE.tournament_wait_seconds, "Seconds after a tournament round began that its "
+        "tables start even with people absent.", minimum=0.0)
     seat_sockets: int = setting(
         TABLE.seat_sockets, "Sockets one seat may hold at once; one more closes the seat's "
         "oldest.", minimum=1)
@@ -246,6 +252,7 @@ class ServerConfig:
             away_seconds=self.away_seconds,
             pause_seconds=self.pause_seconds,
             abandon_seconds=self.abandon_seconds,
+            tournament_wait_seconds=self.tournament_wait_seconds,
             seat_sockets=self.seat_sockets,
             computer_delay=self.computer_delay,
             expert_budget=self.expert_budget,

@@ -27,6 +27,7 @@ import random
 import secrets
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any
 
@@ -93,6 +94,9 @@ class Hub:
         self._tasks: list[asyncio.Task[None]] = []
         self.adopted = 0
         """Orphaned tables this process has adopted since it started."""
+        self.tournament_over: Callable[[str, str], None] | None = None
+        """Told (tournament, table code) when a tournament table's match here is over and
+        kept: the tournament runner records it at once instead of polling for it."""
 
     def statuses(self) -> dict[str, int]:
         """How many tables in memory are in each status."""
@@ -102,7 +106,12 @@ class Hub:
         table = Table(code, self.store, self.clock, self.settings, self.workers, self.metrics)
         table.reopen = self._again
         table.on_lost = self._lost
+        table.on_over = self._over
         return table
+
+    def _over(self, table: Table) -> None:
+        if self.tournament_over is not None and table.state.tournament is not None:
+            self.tournament_over(table.state.tournament, table.code)
 
     async def _rebuild(self, code: str, heartbeat: float | None) -> Table | None:
         """Claim table ``code`` (its epoch goes up), read its log and rebuild it, clocks
@@ -203,6 +212,24 @@ class Hub:
         self.tables[code] = table
         table.start()
         return table
+
+    async def create_at(self, code: str, player: int, name: str, body: NewTable,
+                        extra: dict[str, Any]) -> bool:
+        """Open table ``code`` (a tournament's, whose code follows from its pairing) as
+        :meth:`create` does, its ``created`` entry carrying ``extra``; False if a table
+        ``code`` exists already or another process is opening it (nothing done here)."""
+        data = {**created(body, player, name), **extra}
+        if (code in self.tables
+                or (self.cluster is not None and not await self.cluster.take(code))):
+            return False
+        if await self.store.load(code):
+            return False
+        table = self._table(code)
+        table.epoch = 1
+        await table.commit("created", data)
+        self.tables[code] = table
+        table.start()
+        return True
 
     async def _again(self, table: Table, seat: int) -> str:
         """Open ``table`` again (same variant, seats, options and computers), hosted by the

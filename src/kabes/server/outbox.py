@@ -40,7 +40,7 @@ def summary(state: TableState, connected: Connected, seated: bool = False) -> Su
     return Summary(
         state.code, state.variant, state.players, options, state.host, str(state.status),
         [_seat_info(n, s, connected) for n, s in enumerate(state.seats)],
-        state.next_table if seated else None,
+        state.next_table if seated else None, state.tournament, state.tournament_round,
     )
 
 

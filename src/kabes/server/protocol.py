@@ -338,6 +338,10 @@ class Summary(msgspec.Struct):
     status: str
     seats: list[SeatInfo | None]
     next_table: str | None
+    tournament: str | None = None
+    """The tournament this table's match belongs to (null for other tables)."""
+    round: int | None = None
+    """Its round in that tournament."""
 
 
 class Clock(msgspec.Struct):

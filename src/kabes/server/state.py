@@ -108,6 +108,13 @@ class TableState:
     pause_budget: float = 0.0
     next_table: str | None = None
     """The table opened by ``play_again`` once this match is over."""
+    tournament: str | None = None
+    """The tournament whose match this table plays (None for any other table)."""
+    tournament_round: int | None = None
+    """Which round of that tournament."""
+    start_by: float | None = None
+    """A tournament table starts at this time even with people absent (its round's start
+    plus ``--tournament-wait-seconds``, as written in its ``created`` entry)."""
     moved: dict[int, int] = field(default_factory=dict)
     """Per seat, the hand (1 for the first) in which it last made a move of its own, not the
     clock's ``timeout``: a hand is rated only if every person moved in it (outcomes.py)."""
@@ -147,6 +154,9 @@ class TableState:
         for number, level in data["computers"].items():
             self.seats[int(number)] = Seat(Person.COMPUTER, level.capitalize(), level=level)
         self.host = 0
+        self.tournament = data.get("tournament")
+        self.tournament_round = data.get("round")
+        self.start_by = data.get("start_by")
 
     def _joined(self, entry: Entry, change: Change) -> None:
         data = entry.data

@@ -61,6 +61,7 @@ from kabes.server.protocol import (
 from kabes.server.seat_limits import SeatRate, shed_oldest
 from kabes.server.state import Status, TableState, replay
 from kabes.server.tablelog import Entry, Lost, TableLog
+from kabes.server.tournament_tables import start_alarm, starts_now
 from kabes.server.workers import Workers
 
 log = logging.getLogger("kabes.table")
@@ -125,6 +126,9 @@ class Table:
         self.on_lost: Callable[[Table], None] | None = None
         """Called once when the store refuses an entry for a newer owner (set by the hub,
         which drops the table and sends its sockets elsewhere)."""
+        self.on_over: Callable[[Table], None] | None = None
+        """Called when a tournament table's match is over and kept (set by the hub: the
+        tournament's runner records the result at once)."""
 
     # What the table is (its state), as others read it -------------------------------------
 
@@ -190,6 +194,7 @@ class Table:
             item = await self.inbox.get()
             try:
                 await self._handle(item)
+                await self._start_if_due()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -299,6 +304,8 @@ class Table:
             raise Refused(ErrorCode.UNAVAILABLE,
                           "the table could not store that; try again") from None
         log_entry(log, self.code, entry)
+        if state.status == Status.OVER != before and state.tournament and self.on_over:
+            self.on_over(self)
         seats = [n for n, conns in self.sockets.items() if conns]
         for seat_number, data_out in outbox.updates(state, change.news, change.events, seats,
                                                     self.connected, self.clock.now()):
@@ -391,6 +398,13 @@ class Table:
         kind, data = found
         await self.commit(kind, data)
         return int(data["seat"])
+
+    async def _start_if_due(self) -> None:
+        """Start a tournament table once its people are all here or its time has come
+        (kabes.server.tournament_tables): the normal ``started`` entry."""
+        if not self.lost and starts_now(self.state, self.connected, self.clock.now()):
+            with contextlib.suppress(Refused):
+                await self.commit("started", actions.new_deal(self.state, self.rng))
 
     def _maybe_empty(self) -> None:
         """Start the abandonment clock if no person has a socket open here any more."""
@@ -513,9 +527,9 @@ class Table:
         if self.closed or self.lost:
             return
         deadline = self.state.deadline()
-        abandon = self.abandon_at()
-        if abandon is not None:
-            deadline = abandon if deadline is None else min(deadline, abandon)
+        for also in (self.abandon_at(), start_alarm(self.state)):
+            if also is not None:
+                deadline = also if deadline is None else min(deadline, also)
         if deadline is not None:
             self.alarm.set(max(deadline, self._retry_at))
         self.computer.wake(self.state)

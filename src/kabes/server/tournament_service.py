@@ -2,8 +2,11 @@
 store, decided by the pure rules (kabes.tournaments), and kept in one transaction before it
 is answered.
 
-No tournament lives in memory: every request reads the log and folds it, so any process
-(``--redis``) answers for any tournament, and a restart loses nothing. Two writers racing for
+No tournament lives only in memory: every request reads the entries its process has not
+folded yet (the log is append-only, its numbers without gaps, so the fold of the first n
+entries never changes) and folds them into the state it keeps, so any process (``--redis``)
+answers for any tournament from the store, a restart loses nothing, and reading a
+1,000-entrant tournament costs one small query, not its whole log. Two writers racing for
 the same next entry are settled by the store (:class:`~kabes.server.tournament_store.Conflict`):
 the loser reads again and decides again, so a second ``start`` finds the tournament started
 and a round is never paired twice.
@@ -11,7 +14,11 @@ and a round is never paired twice.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import secrets
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +42,8 @@ ID_LENGTH = 10
 DEFAULT_SWISS_ROUNDS = 3
 TRIES = 8
 """How many times a change is decided again after losing a race to another writer."""
+CACHED = 256
+"""Tournaments whose folded state a process keeps (the most recently read)."""
 
 
 def new_id() -> str:
@@ -69,17 +78,35 @@ def tournament_data(body: NewTournament, player: int, name: str) -> dict[str, An
 class Tournaments:
     """Every tournament, as the store keeps them."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, now: Callable[[], float] = time.time) -> None:
         self.store = TournamentStore(store)
+        self.now = now
+        """The tables' clock: a round's start is written by it, its tables' clocks read it."""
+        self._folded: OrderedDict[str, TournamentState] = OrderedDict()
+        self._locks: dict[str, asyncio.Lock] = {}
 
     async def state(self, tournament: str) -> TournamentState:
-        """The tournament as its log has it now; Refused ``not_found`` if there is none."""
-        entries = None
-        if 0 < len(tournament) <= 16 and tournament.isascii() and tournament.isalnum():
-            entries = await self.store.load(tournament.upper())
-        if entries is None:
+        """The tournament as its log has it now; Refused ``not_found`` if there is none.
+        (The state kept here: read it, do not change it.)"""
+        if not (0 < len(tournament) <= 16 and tournament.isascii() and tournament.isalnum()):
             raise Refused(ErrorCode.NOT_FOUND, f"no tournament {tournament!r}")
-        return TournamentState.replay(tournament.upper(), entries)
+        tid = tournament.upper()
+        lock = self._locks.setdefault(tid, asyncio.Lock())
+        async with lock:
+            state = self._folded.get(tid)
+            entries = await self.store.load(tid, 0 if state is None else state.seq)
+            if entries is None:
+                raise Refused(ErrorCode.NOT_FOUND, f"no tournament {tournament!r}")
+            if state is None:
+                state = TournamentState(tid)
+            for kind, data in entries:
+                state.apply(kind, data)
+            self._folded[tid] = state
+            self._folded.move_to_end(tid)
+            while len(self._folded) > CACHED:
+                gone, _ = self._folded.popitem(last=False)
+                self._locks.pop(gone, None)
+        return state
 
     async def create(self, player: int, name: str, body: NewTournament) -> TournamentState:
         """Open a tournament hosted by ``player``."""
@@ -121,10 +148,9 @@ class Tournaments:
             if len(state.entrants) < state.sides:
                 raise Refused(ErrorCode.NOT_NOW, f"a tournament needs at least {state.sides} "
                               f"entrants; it has {len(state.entrants)}")
-            state.apply("started", {})
-            first = state.next_round()
+            first = dataclasses.replace(state, status="running").next_round()
             assert first is not None
-            return [("started", {}), paired(1, first)]
+            return [("started", {}), paired(1, first, self.now())]
         return await self.change(tournament, decide)
 
     async def change(
@@ -153,8 +179,8 @@ class Tournaments:
         return [await self.state(t) for t in await self.store.public()]
 
 
-def paired(number: int, round_: Any) -> tuple[str, dict[str, Any]]:
-    """The ``paired`` entry of round ``number``."""
+def paired(number: int, round_: Any, at: float) -> tuple[str, dict[str, Any]]:
+    """The ``paired`` entry of round ``number``, which began ``at``."""
     return ("paired", {"round": number,
                        "tables": [list(t.entrants) for t in round_.tables],
-                       "byes": list(round_.byes)})
+                       "byes": list(round_.byes), "at": at})

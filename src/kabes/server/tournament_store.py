@@ -18,10 +18,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from kabes.server.schema import tournament_events, tournament_rounds, tournaments
+from kabes.server.schema import matches, tournament_events, tournament_rounds, tournaments
 from kabes.server.store import Store
 
 Entries = list[tuple[str, dict[str, Any]]]
+RECORDS_AT_ONCE = 400
+"""Table codes asked for in one query (under every database's limit of parameters)."""
 
 
 class Conflict(Exception):
@@ -49,14 +51,17 @@ class TournamentStore:
         except IntegrityError:
             raise Conflict(tournament) from None
 
-    async def load(self, tournament: str) -> Entries | None:
-        """The entries of ``tournament`` in order, or None if there is no such tournament."""
+    async def load(self, tournament: str, after: int = 0) -> Entries | None:
+        """The entries of ``tournament`` in order after the first ``after``, or None if
+        there is no such tournament (or it has no entry past number ``after``, with
+        ``after`` 0)."""
         async with self.store.engine.connect() as conn:
             rows = (await conn.execute(
                 sa.select(tournament_events.c.kind, tournament_events.c.data)
-                .where(tournament_events.c.tournament == tournament)
+                .where(tournament_events.c.tournament == tournament,
+                       tournament_events.c.seq > after)
                 .order_by(tournament_events.c.seq))).all()
-        if not rows:
+        if not rows and not after:
             return None
         return [(str(kind), json.loads(data)) for kind, data in rows]
 
@@ -89,6 +94,19 @@ class TournamentStore:
                        tournaments.c.status.in_(("open", "running")))
                 .order_by(tournaments.c.created_at.desc()).limit(limit))).all()
         return [str(row[0]) for row in rows]
+
+    async def records(self, codes: list[str]) -> dict[str, dict[str, Any]]:
+        """The records of the matches over among tables ``codes`` (one query per few
+        hundred tables, however many are still playing)."""
+        found: dict[str, dict[str, Any]] = {}
+        async with self.store.engine.connect() as conn:
+            for start in range(0, len(codes), RECORDS_AT_ONCE):
+                rows = (await conn.execute(
+                    sa.select(matches.c.code, matches.c.record)
+                    .where(matches.c.code.in_(codes[start:start + RECORDS_AT_ONCE]),
+                           matches.c.record.is_not(None)))).all()
+                found.update((str(code), dict(json.loads(record))) for code, record in rows)
+        return found
 
     async def running(self) -> list[str]:
         """Every tournament in play (a restart goes on with their rounds)."""

@@ -28,7 +28,8 @@ from kabes.server.tournament_service import Tournaments
 def tournament_routes(app: FastAPI, store: Store, hub: Hub) -> RoundRunner:
     """Add the tournament routes to ``app``; the runner of their rounds (started and stopped
     with the server)."""
-    service = Tournaments(store)
+    service = Tournaments(store, hub.clock.now)
+    runner = RoundRunner(service, hub, store)
 
     async def who(request: Request) -> tuple[int, str]:
         found = await store.player_by_token(bearer_token(request))
@@ -68,6 +69,8 @@ def tournament_routes(app: FastAPI, store: Store, hub: Hub) -> RoundRunner:
     async def start(tournament: str, request: Request) -> dict[str, Any]:
         """Begin round 1 (host only)."""
         player, _ = await who(request)
-        return (await service.start(tournament, player)).document()
+        doc = (await service.start(tournament, player)).document()
+        runner.started(doc["id"])
+        return doc
 
-    return RoundRunner(service, hub, store)
+    return runner

@@ -42,6 +42,9 @@ class TournamentState:
     played: list[Round] = field(default_factory=list)
     tables: list[list[str | None]] = field(default_factory=list)
     """Each round's table codes, in the order of its pairings (None until opened)."""
+    began: list[float] = field(default_factory=list)
+    """When each round was paired (seconds since the epoch, from its ``paired`` entry): its
+    tables start by themselves a set time after it, however often the server restarts."""
     seq: int = 0
     """How many entries made it: the next entry is number ``seq + 1``."""
 
@@ -69,6 +72,7 @@ class TournamentState:
             tables = tuple(Pairing(tuple(t)) for t in data["tables"])
             self.played.append(Round(tables, tuple(data["byes"])))
             self.tables.append([None] * len(tables))
+            self.began.append(float(data.get("at", 0.0)))
         elif kind == "opened":
             self.tables[data["round"] - 1][data["index"]] = data["table"]
         elif kind == "result":
