@@ -51,6 +51,8 @@ from kabes.server.hub import Hub
 from kabes.server.inbox import Attach, ClientAction, Detach
 from kabes.server.lessons_api import lesson_routes
 from kabes.server.limits import Limits, LocalCounter, RedisCounter, SlowDown
+from kabes.server.lobby import Lobby
+from kabes.server.lobby_api import lobby_routes
 from kabes.server.metrics import Metrics
 from kabes.server.names import clean_name
 from kabes.server.new_tables import unknown_variant
@@ -126,6 +128,7 @@ def create_app(
     services = Services(store, clock, settings, executor, metrics, hub, cluster, edge,
                         Limits(counter, edge.guests_per_minute, edge.tables_per_minute,
                                edge.link_codes_per_minute))
+    lobby = Lobby(hub, cluster, services.limits, patience(services))
     metrics.count_tables(hub.statuses)
     metrics.connections.set_function(lambda: services.connections)
 
@@ -135,6 +138,7 @@ def create_app(
         if cluster is not None:
             await cluster.start()
         restored = await hub.open()
+        lobby.start()
         if heartbeat:
             store.start_heartbeat()
         fields: dict[str, Any] = {"event": "ready", "tables_restored": restored}
@@ -142,6 +146,7 @@ def create_app(
             fields.update(process=cluster.me, advertise=cluster.advertise)
         log.info("ready", extra={"fields": fields})
         yield
+        await lobby.close()
         await hub.close()
         if cluster is not None:
             await cluster.close()
@@ -160,6 +165,7 @@ def create_app(
     _errors(app)
     _api(app, services)
     lesson_routes(app, services.store)
+    lobby_routes(app, services.store, lobby)
     _socket(app, services)
     _operations(app, services)
     _pages(app)

@@ -27,6 +27,7 @@ import random
 import secrets
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from typing import Any
 
@@ -93,6 +94,8 @@ class Hub:
         self._tasks: list[asyncio.Task[None]] = []
         self.adopted = 0
         """Orphaned tables this process has adopted since it started."""
+        self.lobby: Callable[[Table], Awaitable[None]] | None = None
+        """Lists a public table in the lobby now (set by kabes.server.lobby)."""
 
     def statuses(self) -> dict[str, int]:
         """How many tables in memory are in each status."""
@@ -200,9 +203,17 @@ class Hub:
         table = self._table(code)
         table.epoch = 1
         await table.commit("created", data)
+        await table.start_if_full()  # a public table whose other seats are computers
         self.tables[code] = table
         table.start()
+        await self._listed(table)
         return table
+
+    async def _listed(self, table: Table) -> None:
+        """Tell the lobby at once that a public table was opened or a seat taken there, so
+        that the next quick seat, on any process, finds it."""
+        if self.lobby is not None and table.state.public:
+            await self.lobby(table)
 
     async def _again(self, table: Table, seat: int) -> str:
         """Open ``table`` again (same variant, seats, options and computers), hosted by the
@@ -331,7 +342,9 @@ class Hub:
             reply: asyncio.Future[int] = asyncio.get_running_loop().create_future()
             table.inbox.put_nowait(Join(int(args[0]), str(args[1]), reply))
             seat = await reply
-            return {"seat": seat, "table": await table.call(lambda: table.summary(seated=True))}
+            answer = {"seat": seat, "table": await table.call(lambda: table.summary(seated=True))}
+            await self._listed(table)
+            return answer
         raise ValueError(f"no such request: {what!r}")
 
     async def _keep_leases(self) -> None:

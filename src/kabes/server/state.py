@@ -108,6 +108,12 @@ class TableState:
     pause_budget: float = 0.0
     next_table: str | None = None
     """The table opened by ``play_again`` once this match is over."""
+    public: bool = False
+    """Listed in the lobby; starts by itself when its last seat is taken."""
+    watch: bool = False
+    """Anyone holding the code may watch."""
+    opened_at: float = 0.0
+    """When the ``created`` entry was made (the lobby lists the oldest first)."""
     moved: dict[int, int] = field(default_factory=dict)
     """Per seat, the hand (1 for the first) in which it last made a move of its own, not the
     clock's ``timeout``: a hand is rated only if every person moved in it (outcomes.py)."""
@@ -147,6 +153,9 @@ class TableState:
         for number, level in data["computers"].items():
             self.seats[int(number)] = Seat(Person.COMPUTER, level.capitalize(), level=level)
         self.host = 0
+        self.public = bool(data.get("public", False))
+        self.watch = bool(data.get("watch", False))
+        self.opened_at = entry.at
 
     def _joined(self, entry: Entry, change: Change) -> None:
         data = entry.data
@@ -193,6 +202,12 @@ class TableState:
         self.match = Match(self.variant, self.players, self.options)
         self.status = Status.PLAYING
         change.news.append({"kind": "started"})
+        if entry.data.get("auto"):
+            # A public table starts by itself when its last seat is taken, before its last
+            # people can open their sockets: nobody is on the short clock for that.
+            for someone in self.seats:
+                if someone is not None and someone.person and someone.away_since is not None:
+                    someone.restarted = True
         change.events += self._deal(entry.data, entry.at)
 
     def _dealt(self, entry: Entry, change: Change) -> None:
