@@ -51,6 +51,8 @@ from kabes.server.inbox import Attach, ClientAction, Detach
 from kabes.server.lessons_api import lesson_routes
 from kabes.server.limits import Limits, LocalCounter, RedisCounter, SlowDown
 from kabes.server.link_api import link_routes
+from kabes.server.lobby import Lobby
+from kabes.server.lobby_api import lobby_routes
 from kabes.server.metrics import Metrics
 from kabes.server.names import clean_name
 from kabes.server.new_tables import unknown_variant
@@ -129,6 +131,7 @@ def create_app(
     services = Services(store, clock, settings, executor, metrics, hub, cluster, edge,
                         Limits(counter, edge.guests_per_minute, edge.tables_per_minute,
                                edge.link_codes_per_minute))
+    lobby = Lobby(hub, cluster, services.limits, patience(services))
     metrics.count_tables(hub.statuses)
     metrics.connections.set_function(lambda: services.connections)
 
@@ -139,6 +142,7 @@ def create_app(
             await cluster.start()
         restored = await hub.open()
         app.state.tournament_rounds.start()
+        lobby.start()
         if heartbeat:
             store.start_heartbeat()
         fields: dict[str, Any] = {"event": "ready", "tables_restored": restored}
@@ -147,6 +151,7 @@ def create_app(
         log.info("ready", extra={"fields": fields})
         yield
         await app.state.tournament_rounds.stop()
+        await lobby.close()
         await hub.close()
         if cluster is not None:
             await cluster.close()
@@ -167,6 +172,7 @@ def create_app(
     lesson_routes(app, services.store)
     app.state.tournament_rounds = tournament_routes(app, services.store, services.hub)
     link_routes(app, services.store, services.clock, services.limits)
+    lobby_routes(app, services.store, lobby)
     _socket(app, services)
     _operations(app, services)
     _pages(app)

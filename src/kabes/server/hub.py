@@ -27,7 +27,7 @@ import random
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from typing import Any
 
@@ -97,6 +97,9 @@ class Hub:
         self.tournament_over: Callable[[str, str], None] | None = None
         """Told (tournament, table code) when a tournament table's match here is over and
         kept: the tournament runner records it at once instead of polling for it."""
+
+        self.lobby: Callable[[Table], Awaitable[None]] | None = None
+        """Lists a public table in the lobby now (set by kabes.server.lobby)."""
 
     def statuses(self) -> dict[str, int]:
         """How many tables in memory are in each status."""
@@ -209,8 +212,10 @@ class Hub:
         table = self._table(code)
         table.epoch = 1
         await table.commit("created", data)
+        await table.start_if_full()  # a public table whose other seats are computers
         self.tables[code] = table
         table.start()
+        await self._listed(table)
         return table
 
     async def create_at(self, code: str, player: int, name: str, body: NewTable,
@@ -230,6 +235,12 @@ class Hub:
         self.tables[code] = table
         table.start()
         return True
+
+    async def _listed(self, table: Table) -> None:
+        """Tell the lobby at once that a public table was opened or a seat taken there, so
+        that the next quick seat, on any process, finds it."""
+        if self.lobby is not None and table.state.public:
+            await self.lobby(table)
 
     async def _again(self, table: Table, seat: int) -> str:
         """Open ``table`` again (same variant, seats, options and computers), hosted by the
@@ -358,7 +369,9 @@ class Hub:
             reply: asyncio.Future[int] = asyncio.get_running_loop().create_future()
             table.inbox.put_nowait(Join(int(args[0]), str(args[1]), reply))
             seat = await reply
-            return {"seat": seat, "table": await table.call(lambda: table.summary(seated=True))}
+            answer = {"seat": seat, "table": await table.call(lambda: table.summary(seated=True))}
+            await self._listed(table)
+            return answer
         raise ValueError(f"no such request: {what!r}")
 
     async def _keep_leases(self) -> None:

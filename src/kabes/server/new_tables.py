@@ -26,14 +26,18 @@ def created(body: NewTable, player: int, name: str) -> dict[str, Any]:
     players = rules.default_players if body.players is None else body.players
     computers = _computers(rules.people_only, body.variant, players, body.computers or {})
     options = dict(body.options or {})
-    if rules.open_ended_for_people and not computers:
+    if rules.open_ended_for_people and not computers and not body.public:
+        # Friends agree when to stop; strangers at a public table need an end they can see
+        # (PROTOCOL.md: a public table is never open-ended unless the host says so).
         options.setdefault("open_ended", True)
     try:
         Match(body.variant, players, options)
     except KabesError as err:
         raise Refused(ErrorCode.BAD_OPTIONS, err.message) from None
+    watch = body.public if body.watch is None else body.watch
     return {"variant": body.variant, "players": players, "options": options,
-            "computers": computers, "player": player, "name": name}
+            "computers": computers, "player": player, "name": name,
+            "public": body.public, "watch": watch}
 
 
 def unknown_variant(what: str) -> Refused:

@@ -31,16 +31,20 @@ Connected = Callable[[int], bool]
 """Whether a seat has a socket open now (the actor's to say: sockets are not state)."""
 
 
-def summary(state: TableState, connected: Connected, seated: bool = False) -> Summary:
+def summary(
+    state: TableState, connected: Connected, seated: bool = False, watchers: int = 0
+) -> Summary:
     """The table summary of PROTOCOL.md. ``next_table`` (the rematch's code) only for the
     table's ``seated`` (its welcomes and updates): a private table's code stays private, so
-    a stranger who learned this table's code does not learn the next one's."""
+    a stranger who learned this table's code does not learn the next one's. ``watchers``:
+    the sockets watching now (the actor's to count: sockets are not state)."""
     match = state.rules_match
     options = {name: getattr(match.options, name) for name in match.specs}
     return Summary(
         state.code, state.variant, state.players, options, state.host, str(state.status),
         [_seat_info(n, s, connected) for n, s in enumerate(state.seats)],
         state.next_table if seated else None, state.tournament, state.tournament_round,
+        state.public, state.watch, watchers,
     )
 
 
@@ -77,15 +81,19 @@ def seat_view(
     return wire.view_message(view(state.rules_match, seat), clock, pause)
 
 
-def welcome(state: TableState, seat: int, connected: Connected, now: float) -> Welcome:
+def welcome(
+    state: TableState, seat: int, connected: Connected, now: float, watchers: int = 0
+) -> Welcome:
     """The answer to a seat's hello: the table as it is at its seq."""
-    return Welcome(state.seq, seat, summary(state, connected, seated=True),
+    return Welcome(state.seq, seat, summary(state, connected, True, watchers),
                    seat_view(state, seat, clocks(state, now)))
 
 
-def update(state: TableState, seat: int, connected: Connected, now: float) -> Update:
+def update(
+    state: TableState, seat: int, connected: Connected, now: float, watchers: int = 0
+) -> Update:
     """A fresh update for one seat, with no events (``sync``)."""
-    return Update(state.seq, summary(state, connected, seated=True), [],
+    return Update(state.seq, summary(state, connected, True, watchers), [],
                   seat_view(state, seat, clocks(state, now)))
 
 
@@ -96,11 +104,12 @@ def updates(
     seats: list[int],
     connected: Connected,
     now: float,
+    watchers: int = 0,
 ) -> Iterator[tuple[int, bytes]]:
     """Each of ``seats``' update after a change: the change's events that seat may see
     (``news``: the table's own, all public; ``events``: the engine's, public or one seat's)
     and its whole view, encoded."""
-    shared = Raw(encode(summary(state, connected, seated=True)))
+    shared = Raw(encode(summary(state, connected, True, watchers)))
     public = news + [wire.event_json(e) for e in events if e.to is None]
     public_raw = Raw(encode(public))
     clock, pause = clocks(state, now)

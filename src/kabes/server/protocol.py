@@ -210,6 +210,20 @@ class NewTable(msgspec.Struct):
     players: int | None = None
     options: dict[str, Any] | None = None
     computers: dict[str, str] | None = None
+    public: bool = False
+    """Listed in the lobby, where anyone may take a free seat (PROTOCOL.md, public tables)."""
+    watch: bool | None = None
+    """Whether anyone holding the code may watch; None: as ``public``."""
+
+
+class QuickSeat(msgspec.Struct):
+    """``POST /api/quick``: a seat at a public waiting table of ``variant`` whose seat count
+    and stated options match, or a new public table (``players`` and ``options`` as for a
+    table, defaults if left out)."""
+
+    variant: str
+    players: int | None = None
+    options: dict[str, Any] | None = None
 
 
 class LessonTry(msgspec.Struct):
@@ -254,7 +268,10 @@ TOURNAMENT_FIELD_CODES: Final[Mapping[str, ErrorCode]] = {
 FIELD_CODES: Final[Mapping[type, Mapping[str, ErrorCode]]] = {
     NewGuest: {"name": ErrorCode.BAD_NAME},
     NewTable: {"variant": ErrorCode.BAD_VARIANT, "players": ErrorCode.BAD_OPTIONS,
-               "options": ErrorCode.BAD_OPTIONS, "computers": ErrorCode.BAD_LEVEL},
+               "options": ErrorCode.BAD_OPTIONS, "computers": ErrorCode.BAD_LEVEL,
+               "public": ErrorCode.BAD_OPTIONS, "watch": ErrorCode.BAD_OPTIONS},
+    QuickSeat: {"variant": ErrorCode.BAD_VARIANT, "players": ErrorCode.BAD_OPTIONS,
+                "options": ErrorCode.BAD_OPTIONS},
     NewTournament: TOURNAMENT_FIELD_CODES,
 }
 """For a body whose field is wrong, the code the protocol names for that field (else
@@ -328,7 +345,9 @@ class SeatInfo(msgspec.Struct):
 
 
 class Summary(msgspec.Struct):
-    """The table summary: variant, options (defaults included), host, status, seats."""
+    """The table summary: variant, options (defaults included), host, status, seats;
+    whether it is listed in the lobby (``public``), may be watched (``watch``), and how many
+    sockets watch it now (``watchers``)."""
 
     code: str
     variant: str
@@ -342,6 +361,9 @@ class Summary(msgspec.Struct):
     """The tournament this table's match belongs to (null for other tables)."""
     round: int | None = None
     """Its round in that tournament."""
+    public: bool = False
+    watch: bool = False
+    watchers: int = 0
 
 
 class Clock(msgspec.Struct):

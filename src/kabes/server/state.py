@@ -115,6 +115,12 @@ class TableState:
     start_by: float | None = None
     """A tournament table starts at this time even with people absent (its round's start
     plus ``--tournament-wait-seconds``, as written in its ``created`` entry)."""
+    public: bool = False
+    """Listed in the lobby; starts by itself when its last seat is taken."""
+    watch: bool = False
+    """Anyone holding the code may watch."""
+    opened_at: float = 0.0
+    """When the ``created`` entry was made (the lobby lists the oldest first)."""
     moved: dict[int, int] = field(default_factory=dict)
     """Per seat, the hand (1 for the first) in which it last made a move of its own, not the
     clock's ``timeout``: a hand is rated only if every person moved in it (outcomes.py)."""
@@ -157,6 +163,9 @@ class TableState:
         self.tournament = data.get("tournament")
         self.tournament_round = data.get("round")
         self.start_by = data.get("start_by")
+        self.public = bool(data.get("public", False))
+        self.watch = bool(data.get("watch", False))
+        self.opened_at = entry.at
 
     def _joined(self, entry: Entry, change: Change) -> None:
         data = entry.data
@@ -203,6 +212,12 @@ class TableState:
         self.match = Match(self.variant, self.players, self.options)
         self.status = Status.PLAYING
         change.news.append({"kind": "started"})
+        if entry.data.get("auto"):
+            # A public table starts by itself when its last seat is taken, before its last
+            # people can open their sockets: nobody is on the short clock for that.
+            for someone in self.seats:
+                if someone is not None and someone.person and someone.away_since is not None:
+                    someone.restarted = True
         change.events += self._deal(entry.data, entry.at)
 
     def _dealt(self, entry: Entry, change: Change) -> None:

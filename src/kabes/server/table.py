@@ -154,7 +154,12 @@ class Table:
     def summary(self, seated: bool = False) -> dict[str, Any]:
         """The table summary of PROTOCOL.md, as JSON values: as anyone may read it, or as
         the table's seats are shown it (``seated``: with ``next_table``)."""
-        return as_json(outbox.summary(self.state, self.connected, seated))
+        return as_json(outbox.summary(self.state, self.connected, seated, self.watcher_count))
+
+    @property
+    def watcher_count(self) -> int:
+        """How many sockets watch this table now (PROTOCOL.md, watching): none yet."""
+        return 0
 
     def view_json(self, seat: int) -> dict[str, Any]:
         """``seat``'s VIEW now, as JSON values."""
@@ -308,7 +313,8 @@ class Table:
             self.on_over(self)
         seats = [n for n, conns in self.sockets.items() if conns]
         for seat_number, data_out in outbox.updates(state, change.news, change.events, seats,
-                                                    self.connected, self.clock.now()):
+                                                    self.connected, self.clock.now(),
+                                                    self.watcher_count):
             for conn in list(self.sockets[seat_number]):
                 conn.send(data_out)
         if self.metrics is not None and kind == "move":
@@ -357,7 +363,7 @@ class Table:
         # back is a change of its own, whose update follows with the next seq. So the
         # welcome shows the table as it was at its seq: this socket not yet counted.
         conn.send(encode(outbox.welcome(self.state, conn.seat, self.connected,
-                                        self.clock.now())))
+                                        self.clock.now(), self.watcher_count)))
         conns.append(conn)
         shed_oldest(conns, self.settings.seat_sockets)
         self.empty_since = None
@@ -394,9 +400,11 @@ class Table:
     async def _join(self, player: int, name: str) -> int:
         found = actions.join(self.state, player, name)
         if isinstance(found, int):
+            await self.start_if_full()  # a start that failed after this join is tried again
             return found
         kind, data = found
         await self.commit(kind, data)
+        await self.start_if_full()
         return int(data["seat"])
 
     async def _start_if_due(self) -> None:
@@ -405,6 +413,13 @@ class Table:
         if not self.lost and starts_now(self.state, self.connected, self.clock.now()):
             with contextlib.suppress(Refused):
                 await self.commit("started", actions.new_deal(self.state, self.rng))
+
+    async def start_if_full(self) -> None:
+        """A public table starts by itself the moment its last seat is taken (PROTOCOL.md),
+        through the same logged ``started`` entry as the host's start."""
+        state = self.state
+        if state.public and state.status == Status.WAITING and not state.free_seats:
+            await self.commit("started", {**actions.new_deal(state, self.rng), "auto": True})
 
     def _maybe_empty(self) -> None:
         """Start the abandonment clock if no person has a socket open here any more."""
@@ -463,7 +478,8 @@ class Table:
         seat = conn.seat
         state = self.state
         if isinstance(action, SyncAction):
-            conn.send(encode(outbox.update(state, seat, self.connected, self.clock.now())))
+            conn.send(encode(outbox.update(state, seat, self.connected, self.clock.now(),
+                                           self.watcher_count)))
             conn.send(encode(Ack(action.id, state.seq)))
             return
         if isinstance(action, HintAction):
