@@ -590,7 +590,7 @@ def _pages(app: FastAPI) -> None:
         """The one page: the client routes these paths itself."""
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
-    for path in ("/", "/t/{code}", "/learn", "/learn/{lesson_id}"):
+    for path in ("/", "/t/{code}", "/lobby", "/learn", "/learn/{lesson_id}"):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     worker = WEB / "sw.js"

@@ -54,6 +54,11 @@ export const api = {
   lesson: (id, lang) => call("GET", `/api/lessons/${encodeURIComponent(id)}?lang=${encodeURIComponent(lang)}`, undefined, false),
   tryLesson: (id, lang, body) => call("POST", `/api/lessons/${encodeURIComponent(id)}/try?lang=${encodeURIComponent(lang)}`, body, false),
   lessonDone: (id) => call("POST", `/api/lessons/${encodeURIComponent(id)}/done`, {}),
+  lobby: () => call("GET", "/api/lobby", undefined, false),
+  quick: (spec) => call("POST", "/api/quick", spec),
+  phrases: () => call("GET", "/api/phrases", undefined, false),
+  linkCode: () => call("POST", "/api/me/link", {}),
+  link: (code) => call("POST", "/api/link", { code }, false),
 };
 
 let catalogPromise = null;

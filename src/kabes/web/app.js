@@ -1,12 +1,13 @@
 // app.js — the page's entry point: picks the language, asks a first-time visitor for a
-// name, and routes: "/" is home, "/t/CODE" is the table page for CODE, "/learn" the lessons'
-// paths and "/learn/ID" a lesson. Navigation inside the page uses history.pushState; Back
+// name, and routes: "/" is home, "/t/CODE" is the table page for CODE, "/lobby" the public
+// tables, "/learn" the lessons' paths and "/learn/ID" a lesson. Navigation inside the page uses history.pushState; Back
 // works. Registers the service worker (sw.js).
 
 import { clear, h } from "./dom.js";
 import { onLangChange, preferredLang, setLang, t } from "./i18n.js";
 import { homePage } from "./home.js";
 import { learnPage } from "./learn.js";
+import { lobbyPage } from "./lobby.js";
 import { lessonPage } from "./lesson.js";
 import { store } from "./store.js";
 import { tablePage } from "./table.js";
@@ -45,6 +46,11 @@ async function route() {
   } else if (lesson) {
     document.title = "Kabès";
     const stop = await lessonPage(root, lesson[1], nav);
+    if (mine === serial) leave = stop;
+    else stop();
+  } else if (/^\/lobby\/?$/.test(location.pathname)) {
+    document.title = `Kabès · ${t("lobby.title")}`;
+    const stop = await lobbyPage(root, nav);
     if (mine === serial) leave = stop;
     else stop();
   } else if (/^\/learn\/?$/.test(location.pathname)) {
