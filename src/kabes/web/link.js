@@ -66,8 +66,9 @@ export function linkDialog() {
 /** The welcome screen's other way in: a code from a phone already playing. done() is called
  * once the identity is stored. */
 export function linkForm(done) {
-  const input = h("input", { id: "link-code", name: "link-code", type: "text", inputmode: "numeric", autocomplete: "one-time-code", maxlength: 12, pattern: "[0-9 ]*", enterkeyhint: "go" });
   const error = h("p", { class: "error", role: "alert" });
+  const input = h("input", { id: "link-code", name: "link-code", type: "text", inputmode: "numeric", autocomplete: "one-time-code", maxlength: 12, pattern: "[0-9 ]*", enterkeyhint: "go",
+    oninput: () => (error.textContent = "") });
   const button = h("button", { type: "submit", class: "primary", "data-action": "link" }, t("action.link"));
   return h("details", { class: "card link-form" },
     h("summary", {}, t("link.have_code")),
