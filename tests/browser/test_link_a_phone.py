@@ -35,7 +35,7 @@ def test_a_player_links_a_second_phone(server: str, new_page: Any, js_errors: li
     second = new_page(viewport=SMALL, locale="fr-FR", reduced_motion="reduce")
     second.goto(server + "/")
     second.wait_for_selector("#name")
-    second.click(".link-form summary")
+    second.click("[data-action=have-code]")
     second.fill("#link-code", "000000" if code != "000000" else "111111")
     second.click("[data-action=link]")
     second.wait_for_selector(".link-form .error:not(:empty)")
@@ -56,7 +56,7 @@ def test_a_player_links_a_second_phone(server: str, new_page: Any, js_errors: li
     # The code worked once: typed again on a third phone, it is refused.
     third = new_page(viewport=SMALL)
     third.goto(server + "/")
-    third.click(".link-form summary")
+    third.click("[data-action=have-code]")
     third.fill("#link-code", code)
     third.click("[data-action=link]")
     third.wait_for_selector(".link-form .error:not(:empty)")

@@ -164,9 +164,10 @@ function gameForm(card, list, first, nav, say) {
 
 /** The people playing now (GET /api/lobby) and the way to the public tables. */
 function lobbyCard(nav) {
-  const count = h("span", { class: "online num" });
+  const count = h("span", { class: "online num", hidden: true });
   api.lobby().then((d) => {
     count.textContent = t("home.online", { n: d.people_online ?? 0 });
+    count.hidden = false;
   }).catch(() => {});
   return h("section", { class: "card lobby-card", "aria-label": t("lobby.title") },
     count,

@@ -70,28 +70,35 @@ export function linkForm(done) {
   const input = h("input", { id: "link-code", name: "link-code", type: "text", inputmode: "numeric", autocomplete: "one-time-code", maxlength: 12, pattern: "[0-9 ]*", enterkeyhint: "go",
     oninput: () => (error.textContent = "") });
   const button = h("button", { type: "submit", class: "primary", "data-action": "link" }, t("action.link"));
-  return h("details", { class: "card link-form" },
-    h("summary", {}, t("link.have_code")),
-    h("form", {
-      onsubmit: async (e) => {
-        e.preventDefault();
-        const code = input.value.replace(/[^0-9]/g, "");
-        if (!code) {
-          input.focus();
-          return;
-        }
-        button.disabled = true;
-        try {
-          const who = await api.link(code);
-          store.setIdentity({ player: who.player, name: who.name, token: who.token });
-          done();
-        } catch (err) {
-          error.textContent = err.code === "not_found" ? t("link.bad_code") : errorText(err.code, err.message);
-          button.disabled = false;
-        }
-      },
+  const form = h("form", {
+    id: "link-form",
+    hidden: true,
+    onsubmit: async (e) => {
+      e.preventDefault();
+      const code = input.value.replace(/[^0-9]/g, "");
+      if (!code) {
+        input.focus();
+        return;
+      }
+      button.disabled = true;
+      try {
+        const who = await api.link(code);
+        store.setIdentity({ player: who.player, name: who.name, token: who.token });
+        done();
+      } catch (err) {
+        error.textContent = err.code === "not_found" ? t("link.bad_code") : errorText(err.code, err.message);
+        button.disabled = false;
+      }
     },
+  },
     h("div", { class: "field" }, h("label", { for: "link-code" }, t("link.code_label")), input, h("p", { class: "hint-text" }, t("link.code_help"))),
     error,
-    button));
+    button);
+  const toggle = h("button", { type: "button", class: "link-toggle", "data-action": "have-code", "aria-expanded": "false", "aria-controls": "link-form",
+    onclick: () => {
+      form.hidden = !form.hidden;
+      toggle.setAttribute("aria-expanded", form.hidden ? "false" : "true");
+      if (!form.hidden) input.focus();
+    } }, t("link.have_code"));
+  return h("section", { class: "card link-form" }, toggle, form);
 }
