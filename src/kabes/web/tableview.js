@@ -31,7 +31,7 @@ export function scoreLine(view, table) {
   else if (view.options?.open_ended) goal = t("score.open_ended");
   else if (hasWa(view) && view.options?.hands) goal = t("score.hand_of", { n: Math.max(1, view.hand_number), of: view.options.hands });
   else if (view.target) goal = t("score.target", { n: view.target });
-  return h("div", { class: "scores" },
+  return h("div", { class: `scores${mine === null ? " watching" : ""}` },
     h("span", { class: "score-kind" }, penalties(view) ? t("score.penalties") : t("score.points")),
     h("ul", { class: "score-list" }, items),
     goal ? h("span", { class: "goal" }, goal) : null);

@@ -24,5 +24,5 @@ export function watchBand(view, table) {
     seatChip(view, table, 0),
     h("p", { class: "watch-mark", "data-watching": "true" },
       eyeIcon(), h("strong", {}, t("watch.mark")),
-      table.watchers ? h("span", { class: "num watchers" }, ` · ${t("watch.count", { n: table.watchers })}`) : null));
+      table.watchers ? h("span", { class: "num watchers" }, t("watch.count", { n: table.watchers })) : null));
 }
