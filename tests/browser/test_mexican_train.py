@@ -20,7 +20,7 @@ TRAINS_JS = """
   marked: row.dataset.marked === 'true',
   open: row.classList.contains('open'),
   mine: row.classList.contains('mine'),
-  tiles: row.querySelectorAll('.train-tile').length,
+  tiles: Number(row.dataset.length),  // folded or not: the train's tiles
 }))
 """
 

@@ -39,6 +39,7 @@ PAGE_ENTRIES: tuple[tuple[str, str], ...] = (
     ("/t/", "table.js"),
     ("/learn/", "lesson.js"),
     ("/learn", "learn.js"),
+    ("/lobby", "lobby.js"),
     ("/c/", "tournament.js"),
     ("/c", "tournaments.js"),
 )

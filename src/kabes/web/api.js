@@ -60,6 +60,11 @@ export const api = {
   startTournament: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/start`, {}),
   record: (code) => call("GET", `/api/tables/${encodeURIComponent(code)}/record`, undefined, false),
   lessonDone: (id) => call("POST", `/api/lessons/${encodeURIComponent(id)}/done`, {}),
+  lobby: () => call("GET", "/api/lobby", undefined, false),
+  quick: (spec) => call("POST", "/api/quick", spec),
+  phrases: () => call("GET", "/api/phrases", undefined, false),
+  linkCode: () => call("POST", "/api/me/link", {}),
+  link: (code) => call("POST", "/api/link", { code }, false),
 };
 
 let catalogPromise = null;

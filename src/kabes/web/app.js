@@ -1,7 +1,8 @@
 // app.js — the page's entry point: picks the language, asks a first-time visitor for a
-// name, and routes: "/" is home, "/t/CODE" is the table page for CODE, "/learn" the lessons'
-// paths and "/learn/ID" a lesson, "/c" the tournaments and "/c/ID" one tournament.
-// Navigation inside the page uses history.pushState; Back works. Registers the service worker (sw.js).
+// name, and routes: "/" is home, "/t/CODE" is the table page for CODE, "/lobby" the public
+// tables, "/learn" the lessons' paths and "/learn/ID" a lesson, "/c" the tournaments and
+// "/c/ID" one tournament. Navigation inside the page uses history.pushState; Back works.
+// Registers the service worker (sw.js).
 
 import { clear, h } from "./dom.js";
 import { onLangChange, preferredLang, setLang, t } from "./i18n.js";
@@ -15,6 +16,7 @@ const tablePage = (...a) => import("./table.js").then((m) => m.tablePage(...a));
 const lessonPage = (...a) => import("./lesson.js").then((m) => m.lessonPage(...a));
 const learnPage = (...a) => import("./learn.js").then((m) => m.learnPage(...a));
 const tournamentPage = (...a) => import("./tournament.js").then((m) => m.tournamentPage(...a));
+const lobbyPage = (...a) => import("./lobby.js").then((m) => m.lobbyPage(...a));
 const tournamentsPage = (...a) => import("./tournaments.js").then((m) => m.tournamentsPage(...a));
 
 const root = document.getElementById("app");
@@ -59,6 +61,11 @@ async function route() {
   } else if (lesson) {
     document.title = "Kabès";
     const stop = await lessonPage(root, lesson[1], nav);
+    if (mine === serial) leave = stop;
+    else stop();
+  } else if (/^\/lobby\/?$/.test(location.pathname)) {
+    document.title = `Kabès · ${t("lobby.title")}`;
+    const stop = await lobbyPage(root, nav);
     if (mine === serial) leave = stop;
     else stop();
   } else if (/^\/learn\/?$/.test(location.pathname)) {

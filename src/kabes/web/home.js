@@ -1,6 +1,9 @@
 // home.js — the home screen: a new game (variant, players, a level for each computer seat,
 // target and the variant's options from GET /api/variants, the rules' defaults preselected)
-// played against the computer or opened for friends; joining by code or link; the rankings
+// played with people (a seat at the public table that will fill first, POST /api/quick),
+// against the computer, or at a table opened for friends (public, listed in the lobby, when
+// its switch is on); the people playing now and the way to the lobby (/lobby); this player
+// on another phone (link.js); joining by code or link; the rankings
 // of each variant; your own matches with their records to download; the way to the lessons
 // (Learn, /learn); the tournaments (/c).
 
@@ -8,6 +11,7 @@ import { api, variantCatalog } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, t, has } from "./i18n.js";
 import { langPicker } from "./langpick.js";
+import { linkDialog } from "./link.js";
 import { levelName, variantName } from "./names.js";
 import { store } from "./store.js";
 import { logo } from "./welcome.js";
@@ -36,12 +40,14 @@ export async function homePage(root, nav) {
     h("header", { class: "topbar plain" }, h("span", { class: "brand" }, logo(), "Kabès"), langPicker()),
     h("main", { class: "page home" },
       h("p", { class: "hello" }, t("home.hello", { name: me.name })),
+      lobbyCard(nav),
       learnCard(nav),
       newGame,
       joinCard(nav),
       tournamentsCard(nav),
       rankings,
       history,
+      h("div", { class: "actions" }, h("button", { type: "button", "data-action": "link-device", onclick: () => linkDialog() }, t("link.action"))),
       status),
   );
   let list;
@@ -65,6 +71,7 @@ function gameForm(card, list, first, nav, say) {
     players: saved.players,
     options: saved.options || {},
     levels: saved.levels || {},
+    public: !!saved.public,
   };
   const body = h("div", { class: "form-body" });
   const draw = () => {
@@ -124,7 +131,7 @@ function gameForm(card, list, first, nav, say) {
         if (computers) {
           spec2.computers = {};
           for (let seat = 1; seat < state.players; seat += 1) spec2.computers[String(seat)] = LEVELS.includes(state.levels[seat]) ? state.levels[seat] : "skilled";
-        }
+        } else if (state.public) spec2.public = true;
         const table = await api.newTable(spec2);
         nav.go(`/t/${table.code}`);
       } catch (e) {
@@ -134,12 +141,38 @@ function gameForm(card, list, first, nav, say) {
     };
     const playButton = h("button", { type: "button", class: "primary big", "data-action": "play-computer", disabled: variant.people_only, onclick: (e) => run(true, e.currentTarget) }, t("action.play_computer"));
     const openButton = h("button", { type: "button", class: "big", "data-action": "open-table", onclick: (e) => run(false, e.currentTarget) }, t("action.open_table"));
-    body.append(h("div", { class: "actions" }, playButton, openButton));
+    const quick = async (button) => {
+      button.disabled = true;
+      try {
+        const seated = await api.quick({ variant: state.variant, players: state.players, options: { ...state.options } });
+        nav.go(`/t/${seated.table.code}`);
+      } catch (e) {
+        say(errorText(e.code, e.message));
+        button.disabled = false;
+      }
+    };
+    const peopleButton = h("button", { type: "button", class: "primary big", "data-action": "quick-seat", onclick: (e) => quick(e.currentTarget) }, t("action.play_people"));
+    const publicSwitch = h("div", { class: "field check" },
+      h("input", { type: "checkbox", id: "public-table", "data-action": "public", checked: state.public, onchange: (e) => { state.public = e.target.checked; store.setSettings(state); } }),
+      h("label", { for: "public-table" }, t("home.public")));
+    body.append(h("div", { class: "actions" }, peopleButton, playButton, openButton), publicSwitch);
     if (variant.people_only) body.append(h("p", { class: "hint-text" }, t("home.people_only")));
     if (focusId) document.getElementById(focusId)?.focus();
   };
   clear(card).append(h("h2", { id: "new-title" }, t("home.new_game")), body);
   draw();
+}
+
+/** The people playing now (GET /api/lobby) and the way to the public tables. */
+function lobbyCard(nav) {
+  const count = h("span", { class: "online num", hidden: true });
+  api.lobby().then((d) => {
+    count.textContent = t("home.online", { n: d.people_online ?? 0 });
+    count.hidden = false;
+  }).catch(() => {});
+  return h("section", { class: "card lobby-card", "aria-label": t("lobby.title") },
+    count,
+    h("a", { class: "button", href: "/lobby", "data-action": "lobby", onclick: (e) => { e.preventDefault(); nav.go("/lobby"); } }, t("action.lobby")));
 }
 
 function learnCard(nav) {

@@ -1,5 +1,6 @@
 // names.js — how seats, parties, variants, levels and endings are named on screen, in the
-// page's language. A party is a team (team variants: 0 = seats 0 and 2) or a seat.
+// page's language. A party is a team (team variants: 0 = seats 0 and 2) or a seat. A
+// watcher's view has seat null: no "you", no "us".
 
 import { t, has } from "./i18n.js";
 
@@ -15,7 +16,18 @@ export function partyOf(view, seat) {
   return view.teams ? seat % 2 : seat;
 }
 
+/** The viewer's party, or null for a watcher. */
+export function myParty(view) {
+  if (view.seat === null || view.seat === undefined) return null;
+  return view.teams ? view.seat % 2 : view.seat;
+}
+
 export function partyName(view, table, party) {
+  if (view.teams && myParty(view) === null) {
+    const seats = [];
+    for (let s = party; s < view.players; s += 2) seats.push(seatName(table, s, null));
+    return seats.join(" & ");
+  }
   if (view.teams) return party === view.seat % 2 ? t("team.us") : t("team.them");
   return seatName(table, party, view.seat);
 }

@@ -43,9 +43,11 @@ export function placeLabel(view, place, names) {
   return { label: owner === view.seat ? t("train.mine") : t("train.of", { name: names(owner) }), short: place };
 }
 
-/** Draw a view's line or trains in `board` (no places lit): for pictures of a position. */
-export function drawPosition(board, view, names, places = [], onPlace = () => {}, emptyText = "") {
-  const opts = { places, onPlace, emptyText };
+/** Draw a view's line or trains in `board` (no places lit): for pictures of a position.
+ * redraw(): draw it again (a train folded or opened); by default, the same picture. */
+export function drawPosition(board, view, names, places = [], onPlace = () => {}, emptyText = "", redraw = null) {
+  const again = redraw || (() => drawPosition(board, view, names, places, onPlace, emptyText));
+  const opts = { places, onPlace, emptyText, redraw: again };
   if (view.traits.board === "trains") {
     return renderTrains(board, view, { ...opts, seat: view.seat, names: Array.from({ length: view.players }, (_, i) => names(i)) });
   }
@@ -205,10 +207,12 @@ export class PlayArea {
     const v = this.view;
     const places = this.places();
     const focusedPlace = document.activeElement?.dataset?.place;
+    const focusedFold = document.activeElement?.dataset?.action === "unfold-train" ? document.activeElement.closest("[data-train]")?.dataset.train : null;
     const emptyText = this.myTurn ? t("board.your_lead") : t("board.empty");
-    const buttons = drawPosition(this.board, v, this.names, places, (move) => this.play(this.selected, move), emptyText);
+    const buttons = drawPosition(this.board, v, this.names, places, (move) => this.play(this.selected, move), emptyText, () => this.drawBoard());
     for (const b of buttons) b.addEventListener("keydown", (e) => this.placeKey(e, buttons));
     if (focusedPlace) buttons.find((b) => b.dataset.place === focusedPlace)?.focus({ preventScroll: true });
+    if (focusedFold) this.board.querySelector(`[data-train="${focusedFold}"] [data-action="unfold-train"]`)?.focus({ preventScroll: true });
     if (v.traits.board === "trains" && places.length) buttons[0]?.scrollIntoView({ block: "nearest" });
   }
 

@@ -8,7 +8,7 @@ import { h } from "./dom.js";
 import { t, tileName } from "./i18n.js";
 import { Countdown } from "./clock.js";
 import { explanationLines } from "./explain.js";
-import { endingName, hasWa, partyName, penalties, seatName } from "./names.js";
+import { endingName, hasWa, myParty, partyName, penalties, seatName } from "./names.js";
 import { tileSvg } from "./tiles.js";
 
 function faceUp(tiles, colored) {
@@ -21,6 +21,7 @@ function faceUp(tiles, colored) {
 function winnerLine(view, table, result) {
   if (result.winner === null || result.winner === undefined) return t("end.nobody");
   const name = partyName(view, table, result.winner);
+  if (myParty(view) === null) return t("end.wins_hand", { name });
   const mine = view.teams ? result.winner === view.seat % 2 : result.winner === view.seat;
   if (view.teams) return mine ? t("end.we_win_hand") : t("end.they_win_hand");
   return mine ? t("end.you_win_hand") : t("end.wins_hand", { name });
@@ -64,7 +65,7 @@ export function resultsPanel(view, table, opts) {
     }
   }
   const scores = (over ? view.result.scores : view.scores).map((s, p) =>
-    h("li", { class: `total${p === (view.teams ? view.seat % 2 : view.seat) ? " mine" : ""}` },
+    h("li", { class: `total${p === myParty(view) ? " mine" : ""}` },
       h("span", { class: "total-name" }, partyName(view, table, p)), " ", h("strong", { class: "num" }, String(s))));
   panel.append(h("div", { class: "totals" },
     h("h3", { class: "totals-title" }, penalties(view) ? t("score.penalties") : t("score.points")),
@@ -74,10 +75,11 @@ export function resultsPanel(view, table, opts) {
   if (over) {
     const res = view.result;
     const names = res.winners.map((p) => partyName(view, table, p));
-    const mine = res.winners.includes(view.teams ? view.seat % 2 : view.seat);
+    const watching = myParty(view) === null;
+    const mine = res.winners.includes(myParty(view));
     panel.prepend(h("div", { class: "match-banner" },
       h("p", { class: "match-winner" }, mine ? (view.teams ? t("match.we_win") : t("match.you_win"))
-        : view.teams ? t("match.they_win") : t("match.winners", { names: names.join(", ") })),
+        : view.teams && !watching ? t("match.they_win") : t("match.winners", { names: names.join(", ") })),
       hasWa(view) ? h("p", { class: "wa" }, "♛ ", t("match.wa", { names: names.join(", ") })) : null,
       res.kochon ? h("p", { class: "kochon" }, t("match.kochon")) : null));
   }
@@ -92,7 +94,7 @@ export function resultsPanel(view, table, opts) {
     buttons.append(
       opts.onTournament
         ? h("button", { type: "button", class: "primary", "data-action": "back-tournament", onclick: opts.onTournament }, t("tour.back"))
-        : h("button", { type: "button", class: "primary", "data-action": "play-again", onclick: opts.onPlayAgain }, table.next_table ? t("action.go_new_table") : t("action.play_again")),
+        : opts.onPlayAgain ? h("button", { type: "button", class: "primary", "data-action": "play-again", onclick: opts.onPlayAgain }, table.next_table ? t("action.go_new_table") : t("action.play_again")) : null,
       h("button", { type: "button", "data-action": "home", onclick: opts.onHome }, t("action.home")),
     );
   } else {

@@ -4,6 +4,8 @@
 // sync when it sees a gap in seq, and re-sends unanswered actions with their same id (the
 // server never applies an id twice). Handlers: onMessage(msg), onStatus("connecting" |
 // "open" | "reconnecting" | "closed"), onRefused(code) when the server will not seat us.
+// A watcher's socket (watch: true) says hello with "watch": true and gets the table from no
+// seat; its only action is sync.
 
 // Closes after which reconnecting cannot help, with the refusal they stand for: not seated
 // (4401), no such table (4404), removed by the host (4403), and a fifth socket of this seat
@@ -17,9 +19,10 @@ function newId() {
 }
 
 export class TableSocket {
-  constructor(code, token, { onMessage, onStatus, onRefused }) {
+  constructor(code, token, { onMessage, onStatus, onRefused, watch = false }) {
     this.code = code;
     this.token = token;
+    this.watch = watch;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.onRefused = onRefused;
@@ -55,7 +58,8 @@ export class TableSocket {
       return;
     }
     this.ws = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: this.token }));
+    const hello = this.watch ? { type: "hello", watch: true, token: this.token } : { type: "hello", token: this.token };
+    ws.onopen = () => ws.send(JSON.stringify(hello));
     ws.onmessage = (event) => {
       let msg;
       try {

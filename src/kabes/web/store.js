@@ -1,6 +1,6 @@
 // store.js — what the page keeps on this device (localStorage): the guest identity
 // {player, name, token}, the chosen language, the last game settings of the home form, and
-// the game whose lessons were looked at last.
+// the game whose lessons were looked at last, and whether the others' phrases are muted.
 // Every read survives a missing or corrupt entry by returning null.
 
 const PREFIX = "kabes.";
@@ -32,4 +32,6 @@ export const store = {
   setSettings: (settings) => write("settings", settings),
   learnVariant: () => read("learn"),
   setLearnVariant: (variant) => write("learn", variant),
+  phrasesMuted: () => read("mute_phrases") === true,
+  setPhrasesMuted: (muted) => write("mute_phrases", muted ? true : null),
 };

@@ -5,15 +5,15 @@
 // files, offline (or on a dead network) the cached ones, so the app opens from a phone's
 // home screen. /api/ is never cached: the game state always comes from the server.
 
-const CACHE = "kabes-shell-v4";
+const CACHE = "kabes-shell-v5";
 /** Where the server serves the catalogs (kabes/words/catalogs), as i18n.js reads them. */
 const WORDS = "/static/i18n/";
 const LANGUAGES = `${WORDS}languages.json`;
 const SHELL = [
   "/",
   "/static/app.css",
-  "/static/app.js",
   "/static/api.js",
+  "/static/app.js",
   "/static/clock.js",
   "/static/dom.js",
   "/static/explain.js",
@@ -24,7 +24,10 @@ const SHELL = [
   "/static/learn.js",
   "/static/lesson.js",
   "/static/line.js",
+  "/static/link.js",
+  "/static/lobby.js",
   "/static/names.js",
+  "/static/phrases.js",
   "/static/playarea.js",
   "/static/results.js",
   "/static/review.js",
@@ -37,6 +40,7 @@ const SHELL = [
   "/static/tournaments.js",
   "/static/trains.js",
   "/static/waiting.js",
+  "/static/watching.js",
   "/static/welcome.js",
   "/static/manifest.webmanifest",
   "/static/icons/icon.svg",

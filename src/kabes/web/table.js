@@ -3,6 +3,9 @@
 // Everything shown comes from the server's view; the page only sends intentions (play,
 // start, next_hand, finish, hint, review, leave, remove) and says in one line why one was refused.
 // The board and the hand are a PlayArea (playarea.js), shared with the lessons.
+// A table that began without us (or is full) is watched when the host lets anyone watch
+// (summary.watch): the same page from no seat (watching.js), with no hand and no actions.
+// Seats say phrases (phrases.js); every socket sees them by the sayer's seat.
 
 import { api, ApiError, variants } from "./api.js";
 import { clear, h } from "./dom.js";
@@ -10,7 +13,9 @@ import { refusalText } from "./explain.js";
 import { errorText, onLangChange, t, tileName } from "./i18n.js";
 import { Ring } from "./clock.js";
 import { langPicker } from "./langpick.js";
+import { linkDialog } from "./link.js";
 import { seatName, variantName } from "./names.js";
+import { Bubbles, phraseButton, phraseText } from "./phrases.js";
 import { PlayArea, placeLabel } from "./playarea.js";
 import { resultsPanel } from "./results.js";
 import { ReviewDialog } from "./review.js";
@@ -20,6 +25,7 @@ import { memoryAid, opponents, passesText, scoreLine } from "./tableview.js";
 import { tileKey } from "./tiles.js";
 import { tournamentTag } from "./tournament.js";
 import { waitingRoom } from "./waiting.js";
+import { watchBand, watchersText } from "./watching.js";
 
 /** Open the table page in root; returns a function that leaves it (closes the socket). */
 export async function tablePage(root, code, nav) {
@@ -32,13 +38,15 @@ export async function tablePage(root, code, nav) {
     return problem(root, nav, e);
   }
   let seat = summary.seats.findIndex((s) => s && s.kind === "person" && s.player === me.player);
-  if (seat < 0) {
+  if (seat < 0 && summary.watch && summary.status !== "waiting") seat = null;
+  if (seat !== null && seat < 0) {
     try {
       const joined = await api.join(code);
       seat = joined.seat;
       summary = joined.table;
     } catch (e) {
-      return problem(root, nav, e);
+      if (!(summary.watch && e instanceof ApiError && ["started", "table_full"].includes(e.code))) return problem(root, nav, e);
+      seat = null;
     }
   }
   const controller = new TableController(root, code, seat, summary, nav, me);
@@ -74,14 +82,24 @@ class TableController {
     this.showMemory = false;
     this.autoStarted = false;
     this.ring = new Ring(t("clock.label"));
+    this.bubbles = new Bubbles(() => this.placeBubbles());
     this.offLang = onLangChange(() => {
       this.mode = null;
       this.render();
     });
-    this.socket = new TableSocket(code, me.token, {
+    this.socket = this.openSocket(seat === null);
+  }
+
+  get watching() {
+    return this.seat === null;
+  }
+
+  openSocket(watch) {
+    return new TableSocket(this.code, this.me.token, {
       onMessage: (msg) => this.receive(msg),
       onStatus: (status) => this.connStatus(status),
       onRefused: (reason) => this.refused(reason),
+      watch,
     });
   }
 
@@ -91,7 +109,9 @@ class TableController {
   }
 
   close() {
+    this.closed = true;
     this.review?.close();
+    this.bubbles.close();
     this.socket.close();
     this.offLang();
     this.resize?.disconnect();
@@ -136,7 +156,19 @@ class TableController {
     } else if (msg.type === "hint") {
       this.hint = msg;
       this.render();
+    } else if (msg.type === "said") {
+      this.heard(msg);
     }
+  }
+
+  /** A phrase said at the table: its bubble by the seat, and its words for screen readers. */
+  async heard(msg) {
+    const phrase = await this.bubbles.heard(msg, this.seat);
+    if (phrase && this.saidEl) this.saidEl.textContent = t("phrase.said", { name: seatName(this.summary, msg.seat, this.seat), text: phraseText(phrase) });
+  }
+
+  placeBubbles() {
+    if (this.mode === "table") this.bubbles.place(this.root, this.seat, this.statusEl?.parentElement);
   }
 
   connStatus(status) {
@@ -149,7 +181,22 @@ class TableController {
     } else if (!show && banner) banner.remove();
   }
 
-  refused(reason) {
+  async refused(reason) {
+    if (reason === "not_seated" && !this.watching && !this.closed) {
+      // Not (or no longer) seated here: watch instead, when the table lets anyone watch.
+      const summary = await api.table(this.code).catch(() => null);
+      if (summary?.watch && !this.closed) {
+        this.seat = null;
+        this.summary = summary;
+        this.view = null;
+        this.mode = null;
+        this.lastSeq = undefined;
+        this.socket = this.openSocket(true);
+        this.socket.connect();
+        return;
+      }
+    }
+    if (this.closed) return;
     clear(this.root).append(h("section", { class: "problem card" },
       h("h1", {}, t("table.cannot_open")), h("p", {}, errorText(reason)),
       h("button", { type: "button", class: "primary", "data-action": "home", onclick: () => this.nav.go("/") }, t("action.home"))));
@@ -157,7 +204,7 @@ class TableController {
 
   maybeAutoStart() {
     const s = this.summary;
-    if (this.autoStarted || s.status !== "waiting" || s.host !== this.seat) return;
+    if (this.watching || this.autoStarted || s.status !== "waiting" || s.host !== this.seat) return;
     const others = s.seats.filter((x, i) => i !== this.seat);
     if (others.length && others.every((x) => x && x.kind === "computer")) {
       this.autoStarted = true;
@@ -301,6 +348,7 @@ class TableController {
     this.renderTools();
     this.renderStatus();
     this.renderOverlay();
+    this.placeBubbles();
   }
 
   renderStatus() {
@@ -337,6 +385,9 @@ class TableController {
   skeleton() {
     this.mode = "table";
     this.menuButton = h("button", { type: "button", class: "icon-button", "aria-label": t("menu.open"), "data-action": "menu", onclick: () => this.openMenu() }, "☰");
+    this.sayButton = this.watching ? null : phraseButton((phrase) => this.socket.send("say", { phrase }), () => this.bubbles.mute(this.seat));
+    this.bandEl = h("div", { class: "band-host" });
+    this.saidEl = h("p", { class: "sr-only", role: "status", "aria-live": "polite" });
     this.topScores = h("div", { class: "top-scores" });
     this.opponentsEl = h("div", { class: "opponents-host" });
     this.board = h("main", { class: `board felt${this.view.traits.board === "trains" ? " mt" : ""}`, "aria-label": t("board.label"), tabindex: "0" });
@@ -353,10 +404,13 @@ class TableController {
       root: this.root,
     });
     clear(this.root).append(h("div", { class: "table-screen" },
-      h("header", { class: "topbar" }, this.topScores, tournamentTag(this.summary, this.nav), this.ring.el, this.menuButton),
+      h("header", { class: "topbar" }, this.topScores, tournamentTag(this.summary, this.nav), this.ring.el, this.sayButton, this.menuButton),
       this.opponentsEl,
       this.board,
-      h("section", { class: "me", "aria-label": t("hand.section") }, this.statusEl, this.handEl, this.toolsEl),
+      this.watching
+        ? h("section", { class: "me watching", "aria-label": t("watch.mark") }, this.statusEl, this.bandEl, this.toolsEl)
+        : h("section", { class: "me", "aria-label": t("hand.section") }, this.statusEl, this.handEl, this.toolsEl),
+      this.saidEl,
       this.memoryEl,
       this.overlayEl));
     this.resize?.disconnect();
@@ -396,6 +450,10 @@ class TableController {
 
   renderHand() {
     if (!this.area || !this.view) return;
+    if (this.watching) {
+      clear(this.bandEl).append(watchBand(this.view, this.summary));
+      return;
+    }
     this.area.renderHand();
   }
 
@@ -414,6 +472,8 @@ class TableController {
     const mine = passesText(v, this.seat);
     if (mine) info.push(t("table.you_passed", { numbers: mine }));
     if (v.draws?.[this.seat]) info.push(t("table.you_drew", { n: v.draws[this.seat] }));
+    const watchers = this.watching ? null : watchersText(this.summary);
+    if (watchers) info.push(watchers);
     const showResults = v.last_hand && this.dismissed.has(v.hand_number) && this.summary.status !== "playing";
     if (showResults) {
       tools.push(h("button", { type: "button", class: "tool", "data-action": "results", onclick: () => {
@@ -438,8 +498,8 @@ class TableController {
       isHost: this.seat === this.summary.host,
       onNextHand: () => this.action("next_hand"),
       onFinish: () => this.action("finish"),
-      onPlayAgain: () => this.playAgain(),
-      onTournament: this.summary.tournament ? () => this.nav.go(`/c/${this.summary.tournament}`) : null,
+      onPlayAgain: this.watching ? null : () => this.playAgain(),
+      onTournament: this.summary.tournament && !this.watching ? () => this.nav.go(`/c/${this.summary.tournament}`) : null,
       onHome: () => this.nav.go("/"),
       onReview: this.computerTable ? () => this.askReview() : null,
       onClose: () => {
@@ -458,7 +518,8 @@ class TableController {
       langPicker(),
       h("div", { class: "actions column" },
         h("button", { type: "button", "data-action": "home", onclick: () => { dialog.close(); this.nav.go("/"); } }, t("action.home")),
-        h("button", { type: "button", "data-action": "leave", onclick: () => { dialog.close(); this.leave(); } }, t("action.leave")),
+        this.watching ? null : h("button", { type: "button", "data-action": "leave", onclick: () => { dialog.close(); this.leave(); } }, t("action.leave")),
+        h("button", { type: "button", "data-action": "link-device", onclick: () => { dialog.close(); linkDialog(); } }, t("link.action")),
         h("button", { type: "button", class: "primary", "data-action": "close", onclick: () => dialog.close() }, t("action.close"))));
     dialog.addEventListener("close", () => dialog.remove());
     document.body.append(dialog);

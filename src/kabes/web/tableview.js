@@ -5,7 +5,7 @@
 import { h, svg } from "./dom.js";
 import { markerIcon } from "./trains.js";
 import { t, numberName } from "./i18n.js";
-import { hasWa, levelName, lowest, partyName, penalties, seatName } from "./names.js";
+import { hasWa, levelName, lowest, myParty, partyName, penalties, seatName } from "./names.js";
 
 function backIcon() {
   return svg("svg", { class: "back-icon", viewBox: "0 0 10 18", width: 9, height: 16, "aria-hidden": "true" },
@@ -16,8 +16,9 @@ function backIcon() {
  * seat's score is on its chip. The Wa so far wears a crown. */
 export function scoreLine(view, table) {
   const wa = hasWa(view) && view.hands_played > 0 ? lowest(view.scores) : [];
-  const mine = view.teams ? view.seat % 2 : view.seat;
-  const shown = view.teams ? [0, 1].sort((a, b) => (a === mine ? -1 : b === mine ? 1 : a - b)) : [mine];
+  const mine = myParty(view);
+  // A watcher (no party) sees both teams, or each seat's score on its chip.
+  const shown = view.teams ? [0, 1].sort((a, b) => (a === mine ? -1 : b === mine ? 1 : a - b)) : mine === null ? [] : [mine];
   const items = shown.map((p) =>
     h("li", { class: `score${p === mine ? " mine" : ""}` },
       h("span", { class: "score-name" }, partyName(view, table, p)),
@@ -30,7 +31,7 @@ export function scoreLine(view, table) {
   else if (view.options?.open_ended) goal = t("score.open_ended");
   else if (hasWa(view) && view.options?.hands) goal = t("score.hand_of", { n: Math.max(1, view.hand_number), of: view.options.hands });
   else if (view.target) goal = t("score.target", { n: view.target });
-  return h("div", { class: "scores" },
+  return h("div", { class: `scores${mine === null ? " watching" : ""}` },
     h("span", { class: "score-kind" }, penalties(view) ? t("score.penalties") : t("score.points")),
     h("ul", { class: "score-list" }, items),
     goal ? h("span", { class: "goal" }, goal) : null);
@@ -66,7 +67,7 @@ export function seatChip(view, table, seat) {
   const s = table.seats[seat];
   const turn = view.turn === seat;
   const away = s && s.kind === "person" && !s.connected;
-  const partner = view.teams && seat !== view.seat && seat % 2 === view.seat % 2;
+  const partner = view.teams && myParty(view) !== null && seat !== view.seat && seat % 2 === view.seat % 2;
   const passes = passesText(view, seat);
   const drew = view.draws?.[seat] || 0;
   const count = view.counts?.[seat] ?? 0;

@@ -1,15 +1,30 @@
 // trains.js — the Mexican Train board: the engine in the middle, then one row per train
 // (yours first, then the others in play order, then the public train), each with its
-// owner's name, the marker as a small train token, and its tiles from the engine outwards,
-// wrapping onto more lines when long. The open double pulses. When a tile is chosen, each
-// train it may go on gets a place button with data-place = the owner's seat or "M".
-// Each row carries data-train (the place), data-end (its open number) and data-marked.
+// owner's name, the marker as a small train token, and its tiles from the engine outwards.
+// A train longer than one line of the board is folded: its last few tiles (the end that
+// matters) after a button counting those before (data-action="unfold-train"); a tap opens
+// the whole train, wrapping onto more lines, and another folds it again. The open double
+// pulses. When a tile is chosen, each train it may go on gets a place button with
+// data-place = the owner's seat or "M". Each row carries data-train (the place), data-end
+// (its open number), data-length (its tiles, shown or folded) and data-marked.
 
 import { clear, h, svg } from "./dom.js";
 import { drawTile, parseTile } from "./tiles.js";
 import { t, tileName } from "./i18n.js";
 
 const S = 20;
+/** Room for one tile on a train's line: the widest (a non-double, 2 S + 2) and the gap. */
+const TILE_ROOM = 2 * S + 4;
+/** Room kept on a folded line for the count of tiles before and for a lit place. */
+const FOLD_ROOM = 2 * 48 + 16;
+
+/** The trains opened whole, as "hand:place": a tap keeps one open until the next hand. */
+const unfolded = new Set();
+
+/** How many tiles a train shows folded on a board `width` px wide (at least 3). */
+export function foldedLength(width) {
+  return Math.max(3, Math.floor((width - FOLD_ROOM) / TILE_ROOM));
+}
 
 function smallTile(tile, cls) {
   const [a, b] = parseTile(tile);
@@ -35,7 +50,8 @@ export function markerIcon() {
 }
 
 /**
- * opts: seat (mine), names (by seat), places ([{place, move, label}]), onPlace(move).
+ * opts: seat (mine), names (by seat), places ([{place, move, label}]), onPlace(move),
+ * redraw() (a train folded or opened: draw the board again).
  * Returns the place buttons made.
  */
 export function renderTrains(board, view, opts) {
@@ -60,7 +76,8 @@ export function renderTrains(board, view, opts) {
     const open = view.open_double === place;
     const row = h("div", {
       class: `train${mine ? " mine" : ""}${open ? " open" : ""}`,
-      "data-train": place, "data-end": train.end, "data-marked": train.marked ? "true" : "false",
+      "data-train": place, "data-end": train.end, "data-length": train.tiles.length,
+      "data-marked": train.marked ? "true" : "false",
     });
     const head = h("div", { class: "train-head" },
       h("span", { class: "train-name" }, name),
@@ -68,7 +85,25 @@ export function renderTrains(board, view, opts) {
       open ? h("span", { class: "open-flag" }, t("train.open_double")) : null,
     );
     const tiles = h("div", { class: "train-tiles" });
+    const key = `${view.hand_number}:${place}`;
+    const keep = foldedLength(board.clientWidth || 360);
+    const folds = train.tiles.length > keep + 1;
+    const whole = !folds || unfolded.has(key);
+    const hidden = whole ? 0 : train.tiles.length - keep;
+    if (folds) {
+      tiles.append(h("button", {
+        type: "button", class: "train-fold num", "data-action": "unfold-train",
+        "aria-expanded": whole ? "true" : "false",
+        "aria-label": whole ? t("train.fold", { name }) : t("train.unfold", { n: train.tiles.length - keep, name }),
+        onclick: () => {
+          if (unfolded.has(key)) unfolded.delete(key);
+          else unfolded.add(key);
+          opts.redraw?.();
+        },
+      }, whole ? "−" : `+${train.tiles.length - keep}`));
+    }
     train.tiles.forEach((tile, i) => {
+      if (i < hidden) return;
       const last = i === train.tiles.length - 1;
       tiles.append(smallTile(tile, open && last ? "open-double" : ""));
     });

@@ -1,11 +1,13 @@
 // welcome.js — the first visit: choose a name and a language. The name becomes a guest
 // player on the server (POST /api/guests); its token is kept on this device, so the next
-// visit goes straight on. done() is called once the identity is stored.
+// visit goes straight on. A player already playing on another phone types that phone's code
+// instead (link.js). done() is called once the identity is stored.
 
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { langPicker } from "./langpick.js";
+import { linkForm } from "./link.js";
 import { store } from "./store.js";
 
 export function welcomePage(root, { joining, done }) {
@@ -39,7 +41,8 @@ export function welcomePage(root, { joining, done }) {
   button);
   clear(root).append(h("main", { class: "page welcome-page" },
     h("div", { class: "hero" }, logo(), h("h1", {}, "Kabès"), h("p", { class: "tagline" }, joining ? t("welcome.joining") : t("welcome.tagline"))),
-    form));
+    form,
+    linkForm(done)));
   input.focus();
 }
 
