@@ -32,8 +32,10 @@ def created(body: NewTable, player: int, name: str) -> dict[str, Any]:
         Match(body.variant, players, options)
     except KabesError as err:
         raise Refused(ErrorCode.BAD_OPTIONS, err.message) from None
+    watch = body.public if body.watch is None else body.watch
     return {"variant": body.variant, "players": players, "options": options,
-            "computers": computers, "player": player, "name": name}
+            "computers": computers, "player": player, "name": name,
+            "public": body.public, "watch": watch}
 
 
 def unknown_variant(what: str) -> Refused:

@@ -210,6 +210,10 @@ class NewTable(msgspec.Struct):
     players: int | None = None
     options: dict[str, Any] | None = None
     computers: dict[str, str] | None = None
+    public: bool = False
+    """Listed in the lobby, where anyone may take a free seat (PROTOCOL.md, public tables)."""
+    watch: bool | None = None
+    """Whether anyone holding the code may watch; None: as ``public``."""
 
 
 class LessonTry(msgspec.Struct):

@@ -108,6 +108,10 @@ class TableState:
     pause_budget: float = 0.0
     next_table: str | None = None
     """The table opened by ``play_again`` once this match is over."""
+    public: bool = False
+    """Listed in the lobby; starts by itself when its last seat is taken."""
+    watch: bool = False
+    """Anyone holding the code may watch."""
     moved: dict[int, int] = field(default_factory=dict)
     """Per seat, the hand (1 for the first) in which it last made a move of its own, not the
     clock's ``timeout``: a hand is rated only if every person moved in it (outcomes.py)."""
@@ -147,6 +151,8 @@ class TableState:
         for number, level in data["computers"].items():
             self.seats[int(number)] = Seat(Person.COMPUTER, level.capitalize(), level=level)
         self.host = 0
+        self.public = bool(data.get("public", False))
+        self.watch = bool(data.get("watch", False))
 
     def _joined(self, entry: Entry, change: Change) -> None:
         data = entry.data
