@@ -9,6 +9,7 @@ a new one for the same people), and prints:
     human pace: N tables, M sockets, p50 X ms, p99 Y ms, errors E, server RSS Z MiB
     flat out: N durable moves per second, p99 Y ms, errors E
     computers: N tables against the expert, think p99 X ms, moves late E
+    watchers: N tables, M watchers, p99 X ms, errors E
 
 then, on lines of their own, the CPU the clients and the server used (they share the
 machine) and the load average. After the flat-out lines (the second not with
@@ -42,19 +43,24 @@ machine) and the load average. After the flat-out lines (the second not with
   ``--computer-delay``, and a move is late when think exceeds the expert budget plus the
   server's LATE_MARGIN (docs/server.md, "Computers under load"). The server's own count of
   late moves (/metrics) is printed beside it.
-
-Everything is bounded in time, talks only to 127.0.0.1, and the server (with its worker
-processes) is killed at the end whatever happens.
-
+- watchers (``--mode watchers``, not part of ``both``): ``--watch-tables`` partnership tables
+  at human pace, each watched by ``--watchers`` sockets that said ``{"type": "hello",
+  "watch": true}``; p99 is of the time from a move sent to every watcher of its table having
+  the update the move's ack names. The fastline rate of the same run is printed beside it.
 - tournament (``--mode tournament``, bench/tournament_load.py): a Swiss of ``--entrants``
   (1,000: 500 plaza tables a round), every move by the bench's clients; prints
   ``tournament: N entrants, R rounds, pairing p99 X ms, errors E``.
 
-Run: .venv/bin/python bench/load.py [--mode human|flat|both|computers|tournament] [--tables N]
+Everything is bounded in time, talks only to 127.0.0.1, and the server (with its worker
+processes) is killed at the end whatever happens.
+
+Run: .venv/bin/python bench/load.py [--mode human|flat|both|computers|watchers|tournament]
+                                    [--tables N] [--entrants 1000]
                                     [--seconds S] [--ramp 500,1000,2000,...]
                                     [--flat-tables 200] [--computer-tables 40]
                                     [--expert-budget 1.0] [--fixed-budget] [--no-floor]
                                     [--fastline-seconds 3]
+                                    [--watch-tables 500] [--watchers 10]
 """
 
 from __future__ import annotations
@@ -283,6 +289,9 @@ class Stats:
     """When each ack of a play arrived."""
     answers: array = field(default_factory=lambda: array("d"))  # type: ignore[type-arg]
     """Seconds from a computer seat's turn to its move, as the person's socket saw them."""
+    watched: array = field(default_factory=lambda: array("d"))  # type: ignore[type-arg]
+    """Seconds from a move sent to every watcher of its table having its update."""
+    watched_at: array = field(default_factory=lambda: array("d"))  # type: ignore[type-arg]
     errors: Counter[str] = field(default_factory=Counter)
     frames: int = 0
     """Messages received from the server."""
@@ -322,6 +331,10 @@ class TableRun:
         self.host = 0
         self.computer_turn: tuple[int, float] | None = None
         """The seq of the update that gave a computer seat its turn, and when it came."""
+        self.watchers: list[ClientConnection] = []
+        self.watch_readers: list[asyncio.Task[None]] = []
+        self.watch_want: dict[int, float] = {}
+        self.watch_seen: dict[int, list[float]] = {}
 
     @property
     def people(self) -> int:
@@ -332,7 +345,8 @@ class TableRun:
         http = self.proc.http
         host = self.guests[0]
         body: dict[str, Any] = {"variant": "partnership", "players": 4,
-                                "options": {"target": self.proc.target}}
+                                "options": {"target": self.proc.target},
+                                "watch": self.proc.watchers > 0}
         if self.computers:
             body = {"variant": "haitian", "players": 4,
                     "computers": EXPERTS if self.proc.experts else COMPUTERS}
@@ -370,6 +384,64 @@ class TableRun:
             asyncio.get_running_loop().create_task(self.read(seat, ws))
             for seat, ws in enumerate(self.sockets)
         ]
+        await self.connect_watchers(ports[0], compression)
+
+    async def connect_watchers(self, port: int, compression: str | None) -> None:
+        """The table's watchers, each welcomed, then read."""
+        self.watchers = []
+        self.watch_want.clear()
+        self.watch_seen.clear()
+        for _ in range(self.proc.watchers):
+            ws = await connect(
+                f"ws://{HOST}:{port}/api/tables/{self.code}/ws",
+                compression=compression, ping_interval=None, max_size=2**20,
+                open_timeout=30,
+            )
+            self.watchers.append(ws)
+            await ws.send(ENCODER.encode({"type": "hello", "watch": True}))
+            welcome = DECODER.decode(await asyncio.wait_for(ws.recv(), 30))
+            if welcome.type != "welcome":
+                raise RuntimeError(f"watch hello answered with {welcome.type} {welcome.code}")
+        self.watch_readers = [asyncio.get_running_loop().create_task(self.watch(ws))
+                              for ws in self.watchers]
+
+    async def watch(self, ws: ClientConnection) -> None:
+        """A watcher: counts when each update reaches it."""
+        try:
+            async for raw in ws:
+                now = time.monotonic()
+                self.proc.stats.frames += 1
+                self.proc.stats.frame_bytes += len(raw)
+                message = DECODER.decode(raw)
+                if message.type != "update":
+                    self.proc.stats.errors[f"watcher {message.type} {message.code}"] += 1
+                    continue
+                seq = message.seq
+                seen = self.watch_seen.get(seq)
+                if seen is None:
+                    self.watch_seen[seq] = [1.0, now]
+                    if len(self.watch_seen) > 64:
+                        for old in [s for s in self.watch_seen if s < seq - 32]:
+                            del self.watch_seen[old]
+                else:
+                    seen[0] += 1
+                    seen[1] = now
+                self.check_watched(seq)
+        except Exception as err:
+            if not self.proc.stopping and not self.over.is_set():
+                self.proc.stats.errors[f"watcher socket {type(err).__name__}"] += 1
+        else:
+            if not self.proc.stopping and not self.over.is_set():
+                self.proc.stats.errors[f"watcher closed {ws.close_code}"] += 1
+
+    def check_watched(self, seq: int) -> None:
+        sent = self.watch_want.get(seq)
+        seen = self.watch_seen.get(seq)
+        if sent is None or seen is None or seen[0] < len(self.watchers):
+            return
+        del self.watch_want[seq]
+        self.proc.stats.watched.append(seen[1] - sent)
+        self.proc.stats.watched_at.append(seen[1])
 
     def start(self) -> None:
         """The host starts the match (after thinking, at human pace)."""
@@ -487,6 +559,9 @@ class TableRun:
             self.proc.stats.acks.append(now)
             self.want[message.seq] = sent
             self.check(message.seq)
+            if self.watchers:
+                self.watch_want[message.seq] = sent
+                self.check_watched(message.seq)
         elif not action.startswith("n"):
             return
         # The ack comes after the update it names, which may already be this seat's turn.
@@ -506,12 +581,13 @@ class TableRun:
         stats.at.append(seen[1])
 
     async def close(self) -> None:
-        for ws in self.sockets:
+        for ws in [*self.sockets, *self.watchers]:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(ws.close(), 5)
-        for reader in self.readers:
+        for reader in [*self.readers, *self.watch_readers]:
             reader.cancel()
         self.sockets = []
+        self.watchers = []
 
     async def life(self, started: asyncio.Event) -> None:
         """Play match after match until the run stops."""
@@ -544,6 +620,8 @@ class ClientProcess:
         self.compression: str | None = "deflate" if options["deflate"] else None
         self.target = options["target"]
         self.experts: bool = options.get("experts", False)
+        self.watchers: int = options.get("watch_each", 0)
+        """Sockets watching each table (``--mode watchers``)."""
         self.think_range: tuple[float, float] = (0.0, 0.0)
         self.stats = Stats()
         self.stopping = False
@@ -606,10 +684,11 @@ class ClientProcess:
         return {
             "latency": stats.latency.tobytes(), "at": stats.at.tobytes(),
             "acks": stats.acks.tobytes(), "answers": stats.answers.tobytes(),
+            "watched": stats.watched.tobytes(), "watched_at": stats.watched_at.tobytes(),
             "errors": dict(stats.errors),
             "frames": stats.frames, "frame_bytes": stats.frame_bytes,
             "cpu": time.process_time(),
-            "sockets": sum(len(t.sockets) for t in self.tables),
+            "sockets": sum(len(t.sockets) + len(t.watchers) for t in self.tables),
             "tables": len(self.tables),
             "unanswered": sum(t.unanswered(time.monotonic() - 10) for t in self.tables),
         }
@@ -701,7 +780,7 @@ class Clients:
         answers = self.ask(command, [None] * len(self.pipes), 60)
         window = Window()
         for n, answer in enumerate(answers):
-            for name in ("latency", "at", "acks", "answers"):
+            for name in ("latency", "at", "acks", "answers", "watched", "watched_at"):
                 values = array("d")
                 values.frombytes(answer[name])
                 getattr(window, name).extend(values)
@@ -730,6 +809,8 @@ class Window:
     at: list[float] = field(default_factory=list)
     acks: list[float] = field(default_factory=list)
     answers: list[float] = field(default_factory=list)
+    watched: list[float] = field(default_factory=list)
+    watched_at: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     cpu: list[float] = field(default_factory=list)
     sockets: int = 0
@@ -775,6 +856,9 @@ class Measure:
     frames_per_move: float = 0.0
     """Messages the clients received from the server over the window, per durable move."""
     bytes_per_move: float = 0.0
+    watch_p99: float = float("nan")
+    """ms from a move sent to every watcher of its table having its update (watchers)."""
+    watch_samples: int = 0
 
 
 def measure(server: Server, clients: Clients, seconds: float, errors_before: int) -> Measure:
@@ -799,6 +883,8 @@ def measure(server: Server, clients: Clients, seconds: float, errors_before: int
         with open(server.samples_to, "a") as out:
             out.writelines(f"{at - start:.3f} {lat * 1000:.2f}\n" for at, lat in sorted(timed))
     acks = sum(1 for at in window.acks if start <= at < end)
+    watched = [lat for lat, at in zip(window.watched, window.watched_at, strict=True)
+               if start <= at < end]
     errors = error_count(window.errors, window.unanswered)
     return Measure(
         tables=window.tables, sockets=window.sockets,
@@ -809,6 +895,7 @@ def measure(server: Server, clients: Clients, seconds: float, errors_before: int
         error_kinds=window.errors, commits=commits, entries=entries, committing=committing,
         frames_per_move=window.frames / max(1, len(window.acks)),  # both since the last collect
         bytes_per_move=window.frame_bytes / max(1, len(window.acks)),
+        watch_p99=percentile(watched, 0.99), watch_samples=len(watched),
     )
 
 
@@ -894,6 +981,30 @@ def flat_out(
         clients.go((0.0, 0.0))
         time.sleep(args.flat_settle)
         m = measure(server, clients, args.flat_seconds, 0)
+        clients.collect("stop")
+    finally:
+        if clients is not None:
+            clients.kill()
+        server.kill()
+    return m
+
+
+def watched_tables(args: argparse.Namespace, folder: Path) -> Measure:
+    """``--watch-tables`` partnership tables at human pace, each with ``--watchers``
+    watchers: how long a move takes to reach every watcher."""
+    server = Server(args, folder, "watchers")
+    clients: Clients | None = None
+    try:
+        server.wait_ready()
+        clients = Clients(args.clients, server.port, {**vars(args), "watch_each": args.watchers})
+        began = time.monotonic()
+        failed = clients.grow(args.watch_tables, 0, args.setup_timeout)
+        clients.go((2.0, 6.0))
+        print(f"  {args.watch_tables} tables with {args.watchers} watchers each set up in "
+              f"{time.monotonic() - began:.0f} s{f' ({failed} failed)' if failed else ''}; "
+              f"settling {args.settle:.0f} s", flush=True)
+        time.sleep(args.settle)
+        m = measure(server, clients, args.seconds, 0)
         clients.collect("stop")
     finally:
         if clients is not None:
@@ -1039,7 +1150,8 @@ def tournament_lines(args: argparse.Namespace, folder: Path) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mode", choices=["human", "flat", "both", "computers", "tournament"],
+    parser.add_argument("--mode", choices=["human", "flat", "both", "computers", "watchers",
+                                           "tournament"],
                         default="both")
     parser.add_argument("--entrants", type=int, default=1000,
                         help="tournament: entrants of the Swiss (two a plaza table)")
@@ -1088,6 +1200,10 @@ def main() -> None:
                         help="flat out: do not run the floor (bench/floor.py) after Kabès")
     parser.add_argument("--fastline-seconds", type=float, default=3.0,
                         help="flat out: CPU seconds of bench/playout.py's fastline measure")
+    parser.add_argument("--watch-tables", type=int, default=500,
+                        help="watchers: partnership tables at human pace, each watched")
+    parser.add_argument("--watchers", type=int, default=10,
+                        help="watchers: sockets watching each table")
     parser.add_argument("--profile", default="",
                         help="a folder: py-spy records the server over each measured window")
     args = parser.parse_args()
@@ -1137,6 +1253,19 @@ def main() -> None:
                 f"errors {run.errors}")
             lines.append(f"  think p50 {run.think_p50:.0f} ms, p90 {run.think_p90:.0f} ms, "
                          f"max {run.think_max:.0f} ms")
+        if args.mode == "watchers":
+            seen = watched_tables(args, folder)
+            lines.append(
+                f"watchers: {seen.tables} tables, {args.watchers} watchers, "
+                f"p99 {seen.watch_p99:.1f} ms, errors {seen.errors}")
+            lines.append(f"  {seen.watch_samples} moves timed to every watcher; to every "
+                         f"seat: p50 {seen.p50:.1f} ms, p99 {seen.p99:.1f} ms; {seen.sockets} "
+                         f"sockets, server RSS {seen.rss:.0f} MiB")
+            lines.append(cpu_line(seen))
+            if seen.error_kinds:
+                lines.append(f"  errors by kind (whole run): {dict(seen.error_kinds)}")
+            lines.append(f"  fastline {fastline_rate(args.fastline_seconds):.0f} hands per "
+                         f"CPU-second, this run")
     print("\n".join(lines), flush=True)
 
 

@@ -223,16 +223,17 @@ class Game:
     actions: int = 0
 
     @classmethod
-    async def open(cls, homes: list[ServerProcess], target: int) -> Game:
+    async def open(cls, homes: list[ServerProcess], target: int, **flags: Any) -> Game:
         """Open the table through ``homes[0]`` (which owns it then), seat everyone through
-        their own process, connect them, and start the match."""
+        their own process, connect them, and start the match (``flags``: the table's
+        ``public``, ``watch``)."""
         tokens = []
         for n, home in enumerate(homes):
             async with httpx.AsyncClient(base_url=home.base, trust_env=False) as http:
                 tokens.append((await guest(http, f"Joueur {n}"))[1])
         async with httpx.AsyncClient(base_url=homes[0].base, trust_env=False) as http:
             reply = await http.post("/api/tables", headers=auth(tokens[0]), json={
-                "variant": "partnership", "options": {"target": target}})
+                "variant": "partnership", "options": {"target": target}, **flags})
             assert reply.status_code == 201, reply.text
             code = reply.json()["code"]
         for token, home in zip(tokens[1:], homes[1:], strict=True):

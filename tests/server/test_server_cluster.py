@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import sqlalchemy as sa
 from clusters import (  # noqa: F401 (redis_fixture: the fixture redis_space)
     LEASE,
@@ -32,6 +33,9 @@ from clusters import (  # noqa: F401 (redis_fixture: the fixture redis_space)
     until,
 )
 from sqlalchemy.ext.asyncio import create_async_engine
+from test_server_hidden import Checked, check_hidden
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 from wsclient import Client
 
 from kabes.server.schema import table_events, tables
@@ -239,3 +243,53 @@ async def _other_owner(space: RedisSpace, code: str, not_this: str) -> str | Non
 
 async def _closed(client: Client) -> bool:
     return client.reader is None or client.reader.done()
+
+
+async def test_watchers_on_any_process_see_the_whole_match_and_hear_its_phrases(
+    tmp_path: Path, redis_space: RedisSpace
+) -> None:
+    """A watch hello on a process that does not own the table is relayed like a seat's:
+    the watcher there sees every update from no seat, no hidden tile, and the phrases;
+    at a table that may not be watched it is refused as it would be on the owner."""
+    async with nodes(tmp_path, 2, redis_space) as group:
+        a, b = group
+        private = await Game.open([a, b, a, b], target=50)
+        async with connect(b.base.replace("http", "ws") + f"/api/tables/{private.code}/ws",
+                           proxy=None, open_timeout=15) as ws:
+            await ws.send(json.dumps({"type": "hello", "watch": True}))
+            assert json.loads(await ws.recv())["code"] == "not_seated"
+            with pytest.raises(ConnectionClosed):
+                await ws.recv()
+            assert ws.close_code == 4401
+        await private.close()
+
+        game = await Game.open([a, b, a, b], target=50, watch=True)
+        assert await redis_space.owner(game.code) == a.id
+        far = Client(b.base, game.code, "", watch=True)
+        near = Client(a.base, game.code, "", watch=True)
+        for watcher in (far, near):
+            welcome = await watcher.connect()
+            assert welcome["seat"] is None and welcome["view"]["hand"] == []
+        await far.send({"type": "play", "id": "nope", "move": "6-6"})
+        assert (await far.answer("nope"))["code"] == "not_seated"
+        await far.send({"type": "say", "id": "quiet", "phrase": "hello"})
+        assert (await far.answer("quiet"))["code"] == "not_seated"
+        await far.send({"type": "sync", "id": "again"})
+        assert (await far.answer("again"))["type"] == "ack"
+        await game.clients[1].send({"type": "say", "id": "hi", "phrase": "hello"})
+        assert (await game.clients[1].answer("hi"))["type"] == "ack"
+        await game.to_the_end()
+        record = await game.check_record(b.base)
+        for watcher in (far, near):
+            last = await watcher.wait(lambda m: m["type"] == "update"
+                                      and m["view"]["result"] is not None)
+            assert last["view"]["result"] == record["result"]
+            log = [r.message for r in watcher.log]
+            checked = Checked()
+            check_hidden(record, None, log, checked)
+            assert checked.in_hand_messages > 0
+            assert not checked.leaks, "\n".join(checked.leaks[:20])
+            assert [(m["seat"], m["phrase"]) for m in log if m["type"] == "said"] == [
+                (1, "hello")]
+            await watcher.drop()
+        await game.close()

@@ -120,11 +120,12 @@ class Checked:
 
 
 def check_hidden(
-    record: dict[str, Any], seat: int, messages: list[dict[str, Any]], checked: Checked
+    record: dict[str, Any], seat: int | None, messages: list[dict[str, Any]], checked: Checked
 ) -> None:
-    """Check guarantee 1 for the messages one socket of ``seat`` received, in order. Every
-    message is placed at the moment of the last VIEW that socket was sent (an ack, an error
-    or a hint comes after the update of the state it answers in)."""
+    """Check guarantee 1 for the messages one socket of ``seat`` received, in order (seat
+    None: a watcher, who holds no tiles). Every message is placed at the moment of the last
+    VIEW that socket was sent (an ack, an error or a hint comes after the update of the
+    state it answers in)."""
     steps = moments(record)
     top = 12 if record["variant"] == "mexican-train" else 6
     every = {(t.low, t.high) for t in full_set(top)}
@@ -140,8 +141,9 @@ def check_hidden(
         assert played < len(steps[number]), f"seat {seat}: message {index} shows {played} " \
                                             f"tiles played in hand {number}, more than recorded"
         moment = steps[number][played]
+        own: frozenset[Pair] = frozenset() if seat is None else moment.hands[seat]
         # The message and the replay must describe the same moment, or the check means nothing.
-        assert {pair(t) for t in seen["hand"]} == moment.hands[seat], (
+        assert {pair(t) for t in seen["hand"]} == own, (
             f"seat {seat}, message {index}: its hand {seen['hand']} is not the record's"
         )
         assert on_the_table(seen) == moment.laid, (
@@ -150,7 +152,7 @@ def check_hidden(
         if moment.over:
             continue  # between hands or after the match: every hand is face up
         checked.in_hand_messages += 1
-        hidden = every - moment.hands[seat] - moment.laid
+        hidden = every - own - moment.laid
         for tile, text in tiles_named(message, top):
             checked.tiles_seen += 1
             if tile in hidden:

@@ -128,6 +128,8 @@ class Client:
     code: str
     token: str
     seat: int = -1
+    watch: bool = False
+    """A watcher: says ``{"type": "hello", "watch": true}`` (its token is not sent)."""
     log: list[Received] = field(default_factory=list)
     epoch: int = 0
     ws: ClientConnection | None = None
@@ -147,7 +149,8 @@ class Client:
         self.ws = await connect(self.url, proxy=None, ping_interval=None, open_timeout=WAIT)
         start = len(self.log)
         self.reader = asyncio.get_running_loop().create_task(self._read(self.ws, self.epoch))
-        await self.ws.send(json.dumps({"type": "hello", "token": self.token}))
+        hello = {"watch": True} if self.watch else {"token": self.token}
+        await self.ws.send(json.dumps({"type": "hello", **hello}))
         welcome = await self.wait(lambda m: m["type"] in ("welcome", "error"), start)
         assert welcome["type"] == "welcome", welcome
         self.seat = welcome["seat"]

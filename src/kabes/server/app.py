@@ -47,7 +47,7 @@ from kabes.server.config import Edge, Settings
 from kabes.server.guard import Guard, trusted
 from kabes.server.http_input import bearer_token, optional_token, read_body
 from kabes.server.hub import Hub
-from kabes.server.inbox import Attach, ClientAction, Detach
+from kabes.server.inbox import Attach, ClientAction, Detach, Watch
 from kabes.server.lessons_api import lesson_routes
 from kabes.server.limits import Limits, LocalCounter, RedisCounter, SlowDown
 from kabes.server.link_api import link_routes
@@ -57,6 +57,7 @@ from kabes.server.metrics import Metrics
 from kabes.server.names import clean_name
 from kabes.server.new_tables import unknown_variant
 from kabes.server.pages import Pages
+from kabes.server.phrases import phrase_routes
 from kabes.server.protocol import (
     MAX_MESSAGE_BYTES,
     MAX_MESSAGES_PER_SECOND,
@@ -173,6 +174,7 @@ def create_app(
     app.state.tournament_rounds = tournament_routes(app, services.store, services.hub)
     link_routes(app, services.store, services.clock, services.limits)
     lobby_routes(app, services.store, lobby)
+    phrase_routes(app)
     _socket(app, services)
     _operations(app, services)
     _pages(app)
@@ -480,8 +482,9 @@ def _socket(app: FastAPI, services: Services) -> None:
                     sock.send(encode(err.to_error(err.action_id)))
                     continue
                 if isinstance(message, Hello):
-                    if table is not None:
-                        again = Refused(ErrorCode.BAD_MESSAGE, "already said hello")
+                    if table is not None or (message.token is None and not message.watch):
+                        again = Refused(ErrorCode.BAD_MESSAGE, "already said hello"
+                                        if table is not None else "a hello needs a token")
                         sock.send(encode(again.to_error(None)))
                         continue
                     table = await _hello(sock, message, code, services)
@@ -517,15 +520,18 @@ async def _hello(
     store, hub = services.store, services.hub
     deadline = time.monotonic() + patience(services)
     failure: Exception | None = None
+    watch = hello.watch  # a watcher's token, if any, is not looked at: none is needed
     while True:
         try:
-            found = await store.player_by_token(hello.token)
-            where = None if found is None else await hub.locate(code.upper())
-            if found is None or where is None or isinstance(where, Table):
+            found = None if watch or hello.token is None else \
+                await store.player_by_token(hello.token)
+            where = None if found is None and not watch else await hub.locate(code.upper())
+            if (found is None and not watch) or where is None or isinstance(where, Table):
                 break
             assert hub.relay is not None
             left = min(max(0.5, deadline - time.monotonic()), hub.answer_within())
-            relayed = await hub.relay.attach(sock, code.upper(), where, found[0], left)
+            relayed = await hub.relay.attach(sock, code.upper(), where,
+                                             None if found is None else found[0], left)
             failure = TimeoutError(f"the owner {where} did not answer")
         except STORE_DOWN as err:
             failure = err
@@ -537,7 +543,7 @@ async def _hello(
             _refuse(sock, ErrorCode.UNAVAILABLE, "the table's server cannot be reached", 1013)
             return None
         await asyncio.sleep(0.1)
-    if found is None:
+    if found is None and not watch:
         _refuse(sock, ErrorCode.BAD_TOKEN, "this token is unknown", 4401)
         return None
     if where is None:
@@ -545,6 +551,9 @@ async def _hello(
         return None
     table = where
     assert isinstance(table, Table)
+    if found is None:  # the table lets the watcher in, or refuses it (kabes.server.watchers)
+        table.inbox.put_nowait(Watch(sock))
+        return LocalSeat(table, sock)
     try:
         seat = await table.call(lambda: table.seat_of(found[0]))
     except Refused:  # the table moved meanwhile: the client tries again

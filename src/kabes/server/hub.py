@@ -146,6 +146,7 @@ class Hub:
         for conns in table.sockets.values():
             for conn in list(conns):
                 conn.close(1012)
+        table.watchers.close_all(1012)
         asyncio.get_running_loop().create_task(self._let_go(table), name=f"drop {table.code}")
 
     async def _let_go(self, table: Table) -> None:
@@ -289,7 +290,7 @@ class Hub:
             await asyncio.sleep(60)
             now = self.clock.now()
             for code, table in list(self.tables.items()):
-                idle = not any(table.sockets.values())
+                idle = not any(table.sockets.values()) and not table.watcher_count
                 if (table.status == Status.OVER and idle
                         and now - table.state.changed_at > FORGET_AFTER):
                     self.tables.pop(code, None)

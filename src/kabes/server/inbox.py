@@ -56,6 +56,13 @@ class Greet:
 
 
 @dataclass(slots=True)
+class Watch:
+    """A socket said hello to watch (kabes.server.watchers): no seat, no token needed."""
+
+    conn: Connection
+
+
+@dataclass(slots=True)
 class Detach:
     """A socket closed (``forced``: by the servers, not by its client: the process holding
     it died, or the link between processes broke)."""
@@ -116,5 +123,6 @@ class Call:
 
 
 InboxItem = (
-    ClientAction | Attach | Greet | Detach | Join | Tick | Thought | Advice | Reviewed | Call
+    ClientAction | Attach | Greet | Watch | Detach | Join | Tick | Thought | Advice | Reviewed
+    | Call
 )

@@ -81,6 +81,27 @@ def seat_view(
     return wire.view_message(view(state.rules_match, seat), clock, pause)
 
 
+def watcher_view(state: TableState, running: tuple[Clock | None, Pause | None]) -> View:
+    """The VIEW from no seat, a watcher's: what every seat is shown alike."""
+    return wire.watcher_view(seat_view(state, 0, running))
+
+
+def watcher_welcome(
+    state: TableState, connected: Connected, now: float, watchers: int = 0
+) -> Welcome:
+    """The answer to a watcher's hello: no seat, the summary as anyone reads it."""
+    return Welcome(state.seq, None, summary(state, connected, watchers=watchers),
+                   watcher_view(state, clocks(state, now)))
+
+
+def watcher_update(
+    state: TableState, connected: Connected, now: float, watchers: int = 0
+) -> Update:
+    """A fresh update for a watcher, with no events (``sync``)."""
+    return Update(state.seq, summary(state, connected, watchers=watchers), [],
+                  watcher_view(state, clocks(state, now)))
+
+
 def welcome(
     state: TableState, seat: int, connected: Connected, now: float, watchers: int = 0
 ) -> Welcome:
@@ -105,10 +126,13 @@ def updates(
     connected: Connected,
     now: float,
     watchers: int = 0,
-) -> Iterator[tuple[int, bytes]]:
+    watching: bool = False,
+) -> Iterator[tuple[int | None, bytes]]:
     """Each of ``seats``' update after a change: the change's events that seat may see
     (``news``: the table's own, all public; ``events``: the engine's, public or one seat's)
-    and its whole view, encoded."""
+    and its whole view, encoded. With ``watching``, last, under seat None, the one update
+    every watcher gets: the public events, the view from no seat. ``watchers``: how many
+    watch now (the summary's count)."""
     shared = Raw(encode(summary(state, connected, True, watchers)))
     public = news + [wire.event_json(e) for e in events if e.to is None]
     public_raw = Raw(encode(public))
@@ -118,3 +142,7 @@ def updates(
         own = [wire.event_json(e) for e in events if e.to == seat]
         seen: list[dict[str, Any]] | Raw = public + own if own else public_raw
         yield seat, encode(Update(state.seq, shared, seen, seen_by[seat]))
+    if watching:
+        anyone = Raw(encode(summary(state, connected, watchers=watchers)))
+        yield None, encode(Update(state.seq, anyone, public_raw,
+                                  wire.watcher_view(seen_by[0])))

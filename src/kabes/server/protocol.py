@@ -119,9 +119,11 @@ ActionId = Annotated[str, msgspec.Meta(max_length=64)]
 
 
 class Hello(msgspec.Struct, tag="hello", tag_field="type"):
-    """The first message on a socket: whose seat this is."""
+    """The first message on a socket: whose seat this is, or (``watch``) a watcher, who
+    needs no token."""
 
-    token: Annotated[str, msgspec.Meta(max_length=1024)]
+    token: Annotated[str, msgspec.Meta(max_length=1024)] | None = None
+    watch: bool = False
 
 
 class PlayAction(msgspec.Struct, tag="play", tag_field="type"):
@@ -189,9 +191,16 @@ class RemoveAction(msgspec.Struct, tag="remove", tag_field="type"):
     seat: Annotated[int, msgspec.Meta(ge=0)]
 
 
+class SayAction(msgspec.Struct, tag="say", tag_field="type"):
+    """Say fixed phrase ``phrase`` (``GET /api/phrases``) to everyone at the table."""
+
+    id: ActionId
+    phrase: Annotated[str, msgspec.Meta(max_length=32)]
+
+
 Action = (
     PlayAction | StartAction | NextHandAction | FinishAction | HintAction | ReviewAction
-    | SyncAction | LeaveAction | PlayAgainAction | RemoveAction
+    | SyncAction | LeaveAction | PlayAgainAction | RemoveAction | SayAction
 )
 ClientMessage = Hello | Action
 
@@ -503,7 +512,17 @@ class Review(msgspec.Struct, tag="review", tag_field="type"):
     moves: list[ReviewMove]
 
 
-ServerMessage = Welcome | Update | Ack | Error | Hint | Review
+class Said(msgspec.Struct, tag="said", tag_field="type"):
+    """A seat said a fixed phrase: to every socket at the table, watchers included. ``at``:
+    the server's time in ms; ``seq``: the table's, unchanged (a phrase is no change)."""
+
+    seq: int
+    seat: int
+    phrase: str
+    at: int
+
+
+ServerMessage = Welcome | Update | Ack | Error | Hint | Review | Said
 
 _encoder = msgspec.json.Encoder()
 

@@ -21,8 +21,9 @@ Contract:
 
 Frames (lists, their kind first; ``sid`` numbers a socket at its origin):
 
-- to the owner: ``["attach", sid, origin, code, player]``, ``["act", sid, origin, text]``,
-  ``["detach", sid, origin, forced]``, ``["call", req, origin, code, what, args]``;
+- to the owner: ``["attach", sid, origin, code, player]`` (player null: a watcher),
+  ``["act", sid, origin, text]``, ``["detach", sid, origin, forced]``,
+  ``["call", req, origin, code, what, args]``;
 - to the origin: ``["data", sid, bytes]``, ``["close", sid, code]``, ``["moved", sid]``,
   ``["reply", req, status, payload]`` (status ``ok``, ``error`` with [code, message], or
   ``moved``).
@@ -40,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from kabes.server.cluster import Cluster, Frame
-from kabes.server.inbox import ClientAction, Connection, Detach, Greet
+from kabes.server.inbox import ClientAction, Connection, Detach, Greet, Watch
 from kabes.server.protocol import (
     Action,
     BadInput,
@@ -158,11 +159,12 @@ class Relay:
     # Origin side -----------------------------------------------------------------------
 
     async def attach(
-        self, conn: Connection, code: str, owner: str, player: int, timeout: float
+        self, conn: Connection, code: str, owner: str, player: int | None, timeout: float
     ) -> RemoteSeat | None:
-        """Seat ``conn`` (a socket whose hello named ``player``) at table ``code`` owned by
-        ``owner``; its seat, once the owner answered. None if the owner does not hold the
-        table or did not answer within ``timeout`` seconds (look for the owner again)."""
+        """Seat ``conn`` (a socket whose hello named ``player``; None: a watcher) at table
+        ``code`` owned by ``owner``; its seat, once the owner answered. None if the owner
+        does not hold the table or did not answer within ``timeout`` seconds (look for the
+        owner again)."""
         sid = next(self._numbers)
         first: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         relayed = Relayed(sid, code, owner, conn, first)
@@ -256,7 +258,9 @@ class Relay:
                 return
             seated = RemoteConnection(self, origin, sid, table)
             self.remote[key] = seated
-            table.inbox.put_nowait(Greet(seated, int(frame[4])))
+            player = frame[4]
+            table.inbox.put_nowait(
+                Watch(seated) if player is None else Greet(seated, int(player)))
         elif kind == "act":
             conn = self.remote.get(key)
             if conn is None or self.owner.held(conn.table.code) is not conn.table:

@@ -39,10 +39,12 @@ from kabes.server.inbox import (
     Reviewed,
     Thought,
     Tick,
+    Watch,
 )
 from kabes.server.logs import log_entry
 from kabes.server.metrics import Metrics
 from kabes.server.outcomes import effects_of
+from kabes.server.phrases import PhraseGate
 from kabes.server.protocol import (
     Ack,
     Action,
@@ -54,6 +56,8 @@ from kabes.server.protocol import (
     Refused,
     RemoveAction,
     ReviewAction,
+    Said,
+    SayAction,
     SyncAction,
     as_json,
     encode,
@@ -62,6 +66,7 @@ from kabes.server.seat_limits import SeatRate, shed_oldest
 from kabes.server.state import Status, TableState, replay
 from kabes.server.tablelog import Entry, Lost, TableLog
 from kabes.server.tournament_tables import start_alarm, starts_now
+from kabes.server.watchers import Watchers
 from kabes.server.workers import Workers
 
 log = logging.getLogger("kabes.table")
@@ -94,6 +99,9 @@ class Table:
         self.state = TableState(code, settings.timing)
         self.sockets: dict[int, list[Connection]] = {}
         """Each seat's open sockets (a seat may have several: two tabs)."""
+        self.watchers = Watchers()
+        """The sockets watching from no seat (kabes.server.watchers)."""
+        self.phrases = PhraseGate()
         self.rate = SeatRate()
         """Each seat's actions in the last second, all its sockets together."""
         self.answers = Answers()
@@ -147,6 +155,11 @@ class Table:
         """The match, once started."""
         return self.state.match
 
+    @property
+    def watcher_count(self) -> int:
+        """Sockets watching this table now (the summary's ``watchers``)."""
+        return len(self.watchers)
+
     def connected(self, seat: int) -> bool:
         """Whether ``seat`` has a socket open here."""
         return bool(self.sockets.get(seat))
@@ -155,11 +168,6 @@ class Table:
         """The table summary of PROTOCOL.md, as JSON values: as anyone may read it, or as
         the table's seats are shown it (``seated``: with ``next_table``)."""
         return as_json(outbox.summary(self.state, self.connected, seated, self.watcher_count))
-
-    @property
-    def watcher_count(self) -> int:
-        """How many sockets watch this table now (PROTOCOL.md, watching): none yet."""
-        return 0
 
     def view_json(self, seat: int) -> dict[str, Any]:
         """``seat``'s VIEW now, as JSON values."""
@@ -218,7 +226,7 @@ class Table:
         if self.lost:
             self._refuse(item)
             return
-        if self._stale and not isinstance(item, Attach | Greet | Detach | Reviewed):
+        if self._stale and not isinstance(item, Attach | Greet | Watch | Detach | Reviewed):
             try:
                 await self._reload()
             except Refused as err:
@@ -242,6 +250,8 @@ class Table:
                 return
             item.conn.seat = seat
             await self._on_attach(item.conn)
+        elif isinstance(item, Watch):
+            self.watchers.admit(item.conn, self.state, self.connected, self.clock.now())
         elif isinstance(item, Detach):
             await self._on_detach(item.conn, item.forced)
         elif isinstance(item, Join):
@@ -268,7 +278,7 @@ class Table:
             item.conn.send(encode(moved.to_error(item.action.id)))
         elif isinstance(item, Join | Call) and not item.reply.done():
             item.reply.set_exception(moved)
-        elif isinstance(item, Attach | Greet):
+        elif isinstance(item, Attach | Greet | Watch):
             item.conn.close(1012)
 
     # Changes: applied, stored, then told ---------------------------------------------------
@@ -314,7 +324,11 @@ class Table:
         seats = [n for n, conns in self.sockets.items() if conns]
         for seat_number, data_out in outbox.updates(state, change.news, change.events, seats,
                                                     self.connected, self.clock.now(),
-                                                    self.watcher_count):
+                                                    self.watcher_count,
+                                                    watching=bool(self.watchers)):
+            if seat_number is None:
+                self.watchers.send(data_out)
+                continue
             for conn in list(self.sockets[seat_number]):
                 conn.send(data_out)
         if self.metrics is not None and kind == "move":
@@ -372,6 +386,8 @@ class Table:
                 await self.commit("connected", {"seat": conn.seat})
 
     async def _on_detach(self, conn: Connection, forced: bool = False) -> None:
+        if self.watchers.drop(conn):
+            return
         conns = self.sockets.get(conn.seat, [])
         if conn not in conns:
             return
@@ -452,6 +468,9 @@ class Table:
 
     async def _on_action(self, conn: Connection, action: Action) -> None:
         seat = conn.seat
+        if conn in self.watchers:
+            self.watchers.act(conn, action, self.state, self.connected, self.clock.now())
+            return
         if conn not in self.sockets.get(seat, ()):
             # A socket of a seat given up (a leave closes them all): it speaks for nobody.
             refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat at this table")
@@ -470,7 +489,7 @@ class Table:
             await self._act(conn, action)
         except Refused as err:
             answer = err.to_error(action.id)
-            if err.code != ErrorCode.UNAVAILABLE:
+            if err.code not in (ErrorCode.UNAVAILABLE, ErrorCode.SLOW_DOWN):
                 self.answers.remember(seat, action.id, answer)
             conn.send(encode(answer))
 
@@ -481,6 +500,9 @@ class Table:
             conn.send(encode(outbox.update(state, seat, self.connected, self.clock.now(),
                                            self.watcher_count)))
             conn.send(encode(Ack(action.id, state.seq)))
+            return
+        if isinstance(action, SayAction):
+            self._say(conn, action)
             return
         if isinstance(action, HintAction):
             self.computer.hint(conn, action.id, state, self.answers.remember)
@@ -512,6 +534,20 @@ class Table:
             kind, data = actions.host_action(state, seat, action, self.rng)
         entry = await self.commit(kind, data, seat, action.id)
         conn.send(encode(Ack(action.id, entry.seq)))
+
+    def _say(self, conn: Connection, action: SayAction) -> None:
+        """Tell every socket here, watchers included, that ``conn``'s seat said a phrase;
+        no change of the table: nothing logged, no new seq (kabes.server.phrases)."""
+        now = self.clock.now()
+        self.phrases.check(conn.seat, action.phrase, now)
+        said = encode(Said(self.state.seq, conn.seat, action.phrase, round(now * 1000)))
+        for conns in self.sockets.values():
+            for other in list(conns):
+                other.send(said)
+        self.watchers.send(said)
+        ack = Ack(action.id, self.state.seq)
+        self.answers.remember(conn.seat, action.id, ack)
+        conn.send(encode(ack))
 
     def _send_off(self, seat: int) -> None:
         """Close every socket of a seat the host removed: they saw the update that frees it,

@@ -208,6 +208,14 @@ def view_messages(
     return out
 
 
+def watcher_view(seat_view: ViewMessage) -> ViewMessage:
+    """The VIEW from no seat (a watcher's), from any seat's at the same moment: that view
+    without what is that seat's own (``kabes.views.OWN_FIELDS``: the seat, its tiles, its
+    moves) and without the forced lead, which only the leader is told. What is left is what
+    every seat is shown alike, so a watcher sees no tile a seat would not show the table."""
+    return msgspec.structs.replace(seat_view, seat=None, hand=[], legal=[], forced_lead=None)
+
+
 def _forced_lead(tile: Tile | None, seat: int | None, leader: int | None) -> str | None:
     """A forced lead is in the leader's hand until laid: only the leader's view names it."""
     return None if tile is None or seat != leader else str(tile)
