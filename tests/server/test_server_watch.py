@@ -115,8 +115,10 @@ async def test_a_watcher_over_a_whole_match_never_receives_a_hidden_tile(
 async def test_a_watchers_actions_are_refused_not_seated_and_its_socket_stays_open(
     server: Server,
 ) -> None:
+    # Watchable but not public: a public table whose other seats are computers would start
+    # by itself, and this one waits for its host's start.
     code, tokens = await seated_table(server, Table("haitian", 2, {}, {"1": "casual"}),
-                                      public=True)
+                                      watch=True)
     sock, welcome = await watch(server, code)
     view = welcome["view"]
     assert (view["seat"], view["hand"], view["legal"]) == (None, [], [])
