@@ -60,7 +60,7 @@ export async function openPhrases(onSay, onMuted) {
   dialog.showModal();
   try {
     const list = await phraseList();
-    clear(grid).append(list.map((p) => h("button", { type: "button", class: "phrase", "data-phrase": p.id, lang: lang(),
+    clear(grid).append(...list.map((p) => h("button", { type: "button", class: "phrase", "data-phrase": p.id, lang: lang(),
       onclick: () => {
         dialog.close();
         onSay(p.id);
