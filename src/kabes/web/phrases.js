@@ -111,11 +111,27 @@ export class Bubbles {
     for (const [seat, phrase] of this.said) {
       const host = root.querySelector(`.seat[data-seat="${seat}"]`) || (seat === mySeat ? mine : null);
       if (!host) continue;
-      host.append(h("p", { class: `said-bubble${seat === mySeat ? " own" : ""}`, "data-said": phrase.id, "data-said-seat": seat, lang: lang() }, phraseText(phrase)));
+      const bubble = h("p", { class: `said-bubble${seat === mySeat ? " own" : ""}`, "data-said": phrase.id, "data-said-seat": seat, lang: lang() }, phraseText(phrase));
+      host.append(bubble);
+      keepOnScreen(bubble);
     }
   }
 
   close() {
     for (const timer of this.timers.values()) clearTimeout(timer);
   }
+}
+
+/** A bubble centred on a seat at the screen's edge would be cut: slide it back in, its arrow
+ * still pointing at the seat. */
+function keepOnScreen(bubble) {
+  const margin = 4;
+  const rect = bubble.getBoundingClientRect();
+  const width = document.documentElement.clientWidth;
+  let shift = 0;
+  if (rect.right > width - margin) shift = width - margin - rect.right;
+  if (rect.left + shift < margin) shift = margin - rect.left;
+  if (!shift) return;
+  bubble.style.marginLeft = `${shift}px`;
+  bubble.style.setProperty("--arrow-shift", `${-shift}px`);
 }
