@@ -77,7 +77,7 @@ def test_a_tournament_table_names_its_tournament_and_leads_back(
     page = new_page(SMALL_PHONE)
     fake_table(page, server, table, state(playing))
     page.wait_for_selector("[data-tile]")
-    assert page.locator(".topbar .tour-tag").inner_text().strip() == "Tournament · round 2"
+    assert page.locator(".tour-tag").inner_text().strip() == "Tournament · round 2"
     checked(page, "tournament-table-top")
 
     over = play_until("plaza", 2, lambda m, v: False, options={"target": 50})

@@ -404,7 +404,9 @@ class TableController {
       root: this.root,
     });
     clear(this.root).append(h("div", { class: "table-screen" },
-      h("header", { class: "topbar" }, this.topScores, tournamentTag(this.summary, this.nav), this.ring.el, this.sayButton, this.menuButton),
+      h("header", { class: "topbar" }, this.topScores, this.ring.el, this.sayButton, this.menuButton),
+      // The tournament and round on a line of their own: the top bar is full on a phone.
+      this.summary.tournament ? h("div", { class: "tour-line" }, tournamentTag(this.summary, this.nav)) : null,
       this.opponentsEl,
       this.board,
       this.watching
