@@ -27,7 +27,7 @@ import random
 import secrets
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
@@ -220,15 +220,21 @@ class Hub:
         return table
 
     async def create_at(self, code: str, player: int, name: str, body: NewTable,
-                        extra: dict[str, Any]) -> bool:
+                        extra: dict[str, Any], seated: Sequence[tuple[int, str]] = (),
+                        absent: bool = False) -> bool:
         """Open table ``code`` (a tournament's, whose code follows from its pairing) as
-        :meth:`create` does, its ``created`` entry carrying ``extra``; False if a table
-        ``code`` exists already or another process is opening it (nothing done here)."""
+        :meth:`create` does, its ``created`` entry carrying ``extra`` and the people
+        ``seated`` at seats 1, 2, ... (a table opened full in one entry); False if a table
+        ``code`` exists already or another process is opening it (nothing done here).
+        ``absent``: the caller has just read that the store holds no table ``code``; alone
+        (no cluster: nobody else writes it meanwhile) it is not read again."""
         data = {**created(body, player, name), **extra}
+        if seated:
+            data["seated"] = [[p, n] for p, n in seated]
         if (code in self.tables
                 or (self.cluster is not None and not await self.cluster.take(code))):
             return False
-        if await self.store.load(code):
+        if (self.cluster is not None or not absent) and await self.store.load(code):
             return False
         table = self._table(code)
         table.epoch = 1

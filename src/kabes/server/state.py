@@ -159,6 +159,10 @@ class TableState:
                              away_since=entry.at)
         for number, level in data["computers"].items():
             self.seats[int(number)] = Seat(Person.COMPUTER, level.capitalize(), level=level)
+        for number, (player, name) in enumerate(data.get("seated", ()), start=1):
+            # A tournament table opens with its entrants seated: one entry, not a join each.
+            self.seats[number] = Seat(Person.PERSON, name, player, arrived=entry.seq,
+                                      away_since=entry.at)
         self.host = 0
         self.tournament = data.get("tournament")
         self.tournament_round = data.get("round")

@@ -53,6 +53,8 @@ log = logging.getLogger("kabes.store")
 HEARTBEAT_SECONDS = 0.25
 """How often the server notes it is alive: a restart gives a turn back its time up to this."""
 MAX_BATCH = 1000
+CODES_AT_ONCE = 400
+"""Table codes asked for in one query (under every database's limit of parameters)."""
 MIGRATIONS = Path(__file__).with_name("migrations")
 SERVER_ID = "local"
 """The server id of a process that runs alone (without Redis)."""
@@ -438,6 +440,19 @@ class Store:
             )).all()
         return [Entry(s, k, json.loads(d), a, seat, act, e)
                 for s, k, d, a, seat, act, e in rows]
+
+    async def first_entries(self, codes: list[str]) -> dict[str, dict[str, Any]]:
+        """The data of the ``created`` entry (the first) of every table of ``codes`` that
+        exists: one query per few hundred codes, where :meth:`load` would be one a table."""
+        found: dict[str, dict[str, Any]] = {}
+        async with self.engine.connect() as conn:
+            for start in range(0, len(codes), CODES_AT_ONCE):
+                rows = (await conn.execute(
+                    sa.select(table_events.c.code, table_events.c.data)
+                    .where(table_events.c.code.in_(codes[start:start + CODES_AT_ONCE]),
+                           table_events.c.seq == 1))).all()
+                found.update((str(code), dict(json.loads(data))) for code, data in rows)
+        return found
 
     async def last_heartbeat(self, server: str | None = None) -> float | None:
         """When ``server`` (by default this one) last said it was alive."""

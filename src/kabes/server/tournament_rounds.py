@@ -26,6 +26,7 @@ import contextlib
 import hashlib
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from kabes.server.hub import CODE_ALPHABET, CODE_LENGTH, Hub
 from kabes.server.protocol import NewTable
@@ -149,11 +150,19 @@ class RoundRunner:
         mine = (state.id, number) in self._paired_here
         if not mine and self.service.now() < state.began[number - 1] + OPEN_GRACE:
             return
+        # Which of the pairings' first-choice codes hold a table already: one query for the
+        # round, not a read a table. A code found free is opened at once, full, in one
+        # entry; one found taken (a process died half way, or another table's code) goes
+        # the careful way of :meth:`_open`.
+        first = {i: table_code(state.id, number, i) for i in unopened}
+        taken = await self.store.first_entries(list(first.values()))
         gate = asyncio.Semaphore(OPENING)
 
         async def one(index: int) -> tuple[int, str | None]:
             async with gate:
-                return index, await self._open(state, number, index)
+                if first[index] in taken:
+                    return index, await self._open(state, number, index)
+                return index, await self._open_free(state, number, index, first[index])
         codes = [(i, c) for i, c in await asyncio.gather(*(one(i) for i in unopened))
                  if c is not None]
 
@@ -162,15 +171,36 @@ class RoundRunner:
                     for i, code in codes if now.tables[number - 1][i] is None]
         await self.service.change(state.id, decide)
 
+    def _table_of(self, state: TournamentState, number: int, index: int
+                  ) -> tuple[list[int], dict[str, Any], NewTable]:
+        """The players of pairing ``index`` of round ``number`` in seat order, what its
+        table's ``created`` entry carries besides, and the table asked for."""
+        pairing = state.played[number - 1].tables[index]
+        players = seat_order([state.entrants[e - 1] for e in pairing.entrants], state.teams)
+        mark = {"tournament": state.id, "round": number, "index": index,
+                "start_by": state.began[number - 1] + self.hub.settings.tournament_wait_seconds}
+        return players, mark, NewTable(state.variant, state.players, dict(state.options))
+
+    async def _open_free(self, state: TournamentState, number: int, index: int,
+                         code: str) -> str | None:
+        """Open the table of pairing ``index`` at ``code``, which the store has just been
+        read to hold no table: every entrant seated in its ``created`` entry, one write.
+        Its code, or None if it could not be done now (the next sweep tries again)."""
+        (first, *others), mark, body = self._table_of(state, number, index)
+        try:
+            made = await self.hub.create_at(
+                code, first, state.names.get(first, ""), body, mark,
+                [(p, state.names.get(p, "")) for p in others], absent=True)
+        except Exception as err:
+            log.warning("tournament %s: table %s not opened yet (%r)", state.id, code, err)
+            return None
+        return code if made else None
+
     async def _open(self, state: TournamentState, number: int, index: int) -> str | None:
         """Open the table of pairing ``index`` of round ``number`` (if nobody has) and seat
         its entrants; its code, or None if it could not be done now (the next sweep
         tries again)."""
-        pairing = state.played[number - 1].tables[index]
-        players = seat_order([state.entrants[e - 1] for e in pairing.entrants], state.teams)
-        first, *others = players
-        mark = {"tournament": state.id, "round": number, "index": index,
-                "start_by": state.began[number - 1] + self.hub.settings.tournament_wait_seconds}
+        (first, *others), mark, body = self._table_of(state, number, index)
         for salt in range(SALTS):
             code = table_code(state.id, number, index, salt)
             entries = await self.store.load(code)
@@ -178,9 +208,9 @@ class RoundRunner:
                 data = entries[0].data
                 if any(data.get(k) != mark[k] for k in ("tournament", "round", "index")):
                     continue  # some other table's code: the next choice
-            elif not await self.hub.create_at(code, first, state.names.get(first, ""),
-                                              NewTable(state.variant, state.players,
-                                                       dict(state.options)), mark):
+            elif not await self.hub.create_at(code, first, state.names.get(first, ""), body,
+                                              mark, [(p, state.names.get(p, ""))
+                                                     for p in others]):
                 return None  # being opened by another process
             try:
                 for player in others:

@@ -70,15 +70,17 @@ class TournamentStore:
         ``status``, in one transaction; Conflict (nothing kept) if another writer was first
         or the round of a ``paired`` entry was paired already."""
         now = time.time()
+        rows = [{"tournament": tournament, "seq": n, "kind": kind, "data": json.dumps(data),
+                 "at": now} for n, (kind, data) in enumerate(entries, start=after + 1)]
+        rounds = [{"tournament": tournament, "round": data["round"], "paired_at": now}
+                  for kind, data in entries if kind == "paired"]
         try:
             async with self.store.engine.begin() as conn:
-                for n, (kind, data) in enumerate(entries, start=after + 1):
-                    await conn.execute(tournament_events.insert().values(
-                        tournament=tournament, seq=n, kind=kind, data=json.dumps(data),
-                        at=now))
-                    if kind == "paired":
-                        await conn.execute(tournament_rounds.insert().values(
-                            tournament=tournament, round=data["round"], paired_at=now))
+                # One statement for all the entries (a round's 500 ``opened`` at once), not
+                # one round trip each.
+                await conn.execute(tournament_events.insert(), rows)
+                if rounds:
+                    await conn.execute(tournament_rounds.insert(), rounds)
                 await conn.execute(tournaments.update()
                                    .where(tournaments.c.id == tournament)
                                    .values(status=status, updated_at=now))
