@@ -132,3 +132,18 @@ async def test_a_tournament_seat_cannot_be_left_before_the_match_starts(tmp_path
         assert refused["code"] == "not_now"
         assert [s["player"] for s in (await table(server, code))["seats"]] == [
             s["player"] for s in seats]
+
+
+async def test_a_rounds_table_opens_full_in_one_entry(tmp_path: Path) -> None:
+    """A free code's table is written once, its entrants seated in its ``created`` entry
+    (a round of 500 tables is 500 writes, not 1,000), and read back the same."""
+    url = sqlite_url(tmp_path)
+    async with running(url, SETTINGS) as server:
+        _, _, doc = await two_entrants(server)
+        code = doc["pairings"][0][0]["table"]
+        entries = await server.app.state.services.store.load(code)
+        assert [e.kind for e in entries] == ["created"]
+        seated = [s["player"] for s in (await table(server, code))["seats"]]
+        assert seated == [p for e in doc["entrants"] for p in e["players"]]
+    async with running(url, SETTINGS) as server:
+        assert [s["player"] for s in (await table(server, code))["seats"]] == seated
