@@ -107,13 +107,22 @@ def write(conn: sa.Connection, batch: list[Pending], server: str) -> dict[int, i
         conn.execute(table_events.insert(), rows)
     now = time.time()
     statuses: list[dict[str, object]] = []
+    born: dict[str, dict[str, object]] = {}
+    """The tables with no row yet (being created: a round's 500 at once), their row as this
+    batch leaves it: one insert each, all in one statement."""
     for item in kept:
         assert item.entry is not None
         for effect in item.effects:
             if isinstance(effect, TableStatus) and effect.code in epochs:
                 statuses.append({"table": effect.code, "new_status": effect.status, "now": now})
+            elif isinstance(effect, TableStatus):
+                born[effect.code] = {"code": effect.code, "status": effect.status,
+                                     "created_at": now, "updated_at": now,
+                                     "epoch": item.entry.epoch, "owner": server}
             else:
-                _carry_out(conn, effect, item.entry.epoch, server, now)
+                _carry_out(conn, effect, now)
+    if born:
+        conn.execute(tables.insert(), list(born.values()))
     if statuses:  # tables whose row exists: one statement for all of them
         conn.execute(_SET_STATUS, statuses)
     if beat:
@@ -121,17 +130,10 @@ def write(conn: sa.Connection, batch: list[Pending], server: str) -> dict[int, i
     return refused
 
 
-def _carry_out(conn: sa.Connection, effect: Effect, epoch: int, server: str, now: float) -> None:
-    """One effect, inside the transaction that keeps its entry (of ``epoch``, written by
-    ``server``)."""
-    if isinstance(effect, TableStatus):
-        updated = conn.execute(_SET_STATUS, {"table": effect.code, "new_status": effect.status,
-                                             "now": now})
-        if updated.rowcount == 0:
-            conn.execute(tables.insert().values(
-                code=effect.code, status=effect.status, created_at=now, updated_at=now,
-                epoch=epoch, owner=server))
-    elif isinstance(effect, MatchStarted):
+def _carry_out(conn: sa.Connection, effect: Effect, now: float) -> None:
+    """One effect (not a status: :func:`write` keeps those), inside the transaction that
+    keeps its entry."""
+    if isinstance(effect, MatchStarted):
         conn.execute(matches.insert().values(
             code=effect.code, variant=effect.variant, players=effect.players,
             rated=effect.rated, started_at=now, finished=False))

@@ -63,7 +63,7 @@ from kabes.server.protocol import (
     encode,
 )
 from kabes.server.seat_limits import SeatRate, shed_oldest
-from kabes.server.state import Status, TableState, replay
+from kabes.server.state import Change, Status, TableState, replay
 from kabes.server.tablelog import Entry, Lost, TableLog
 from kabes.server.tournament_tables import start_alarm, starts_now
 from kabes.server.watchers import Watchers
@@ -322,6 +322,14 @@ class Table:
         if state.status == Status.OVER != before and state.tournament and self.on_over:
             self.on_over(self)
         seats = [n for n, conns in self.sockets.items() if conns]
+        if seats or self.watchers:  # else nobody to tell (a round's tables just opened)
+            self._tell(state, change, seats)
+        if self.metrics is not None and kind == "move":
+            self.metrics.moves.inc()
+        return entry
+
+    def _tell(self, state: TableState, change: Change, seats: list[int]) -> None:
+        """Send every connected seat and the watchers their update after ``change``."""
         for seat_number, data_out in outbox.updates(state, change.news, change.events, seats,
                                                     self.connected, self.clock.now(),
                                                     self.watcher_count,
@@ -331,9 +339,6 @@ class Table:
                 continue
             for conn in list(self.sockets[seat_number]):
                 conn.send(data_out)
-        if self.metrics is not None and kind == "move":
-            self.metrics.moves.inc()
-        return entry
 
     def lose(self) -> None:
         """Another process owns this table now (the store refused an entry, or the lease

@@ -46,7 +46,7 @@ SWEEP_SECONDS = 3.0
 OPEN_GRACE = 5.0
 """Seconds after a round was paired before a process that did not pair it opens its
 tables (the one that did opens them at once, unless it died)."""
-OPENING = 16
+OPENING = 64
 """Tables of a round opened at once."""
 SALTS = 8
 """Codes tried for one pairing's table, should one be some other table's already."""
