@@ -46,13 +46,11 @@ async def doc_when(http: httpx.AsyncClient, tid: str, ready: object) -> dict[str
 
 async def kill_mid_round(server: ServerProcess, http: httpx.AsyncClient, tid: str,
                          number: int) -> None:
-    """Once round ``number``'s tables are open and play is under way: kill -9, restart."""
+    """Once round ``number``'s tables are open and some still in play: kill -9, restart.
+    (Killed at once: four quick tables can finish a round within half a second.)"""
     await doc_when(http, tid, lambda d: d["round"] == number and all(
-        p["table"] for p in d["pairings"][number - 1]))
-    await asyncio.sleep(0.5)
-    doc = (await http.get(f"/api/tournaments/{tid}")).json()
-    assert doc["round"] == number
-    assert any(p["status"] != "over" for p in doc["pairings"][number - 1] if p["table"])
+        p["table"] for p in d["pairings"][number - 1]) and any(
+        p["status"] != "over" for p in d["pairings"][number - 1] if p["table"]))
     server.kill()
     await asyncio.sleep(0.3)
     await server.start()
