@@ -162,7 +162,25 @@ async def _busy(
             socks = await _tables_against_experts(server, tables)
             async with _people_playing(socks):
                 await _until(server, "kabes_computer_moves_total", lambda v: v >= 24)
-            yield server, socks, await _until(server, "kabes_computer_searches", lambda v: v == 0)
+            yield server, socks, await _drained(server)
+
+
+async def _drained(server: Server, quiet: float = 0.5, seconds: float = 60.0) -> str:
+    """The metrics page once no search runs and none has started for ``quiet`` seconds: a
+    person's last move, sent just before the people stopped, may still set a table's computer
+    seats thinking after a first moment with no search running."""
+    end = time.monotonic() + seconds
+    last = ""
+    while True:
+        text = await _metrics(server)
+        settled = (last and metric(text, "kabes_computer_searches") == 0
+                   and metric(text, "kabes_computer_budget_seconds_count")
+                   == metric(last, "kabes_computer_budget_seconds_count"))
+        if settled:
+            return text
+        assert time.monotonic() < end, "the computer seats never stopped thinking"
+        last = text if metric(text, "kabes_computer_searches") == 0 else ""
+        await asyncio.sleep(quiet)
 
 
 async def _budgets_while_busy(settings: Settings, tmp_path: Path, tables: int) -> str:
