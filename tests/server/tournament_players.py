@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from wsclient import Client, auth, guest
 
 Doc = dict[str, Any]
@@ -69,7 +69,8 @@ async def play_match(base: str, code: str, token: str) -> None:
             if client.reader is None or client.reader.done():
                 try:
                     await client.connect()
-                except (AssertionError, OSError, TimeoutError, ConnectionClosed):
+                except (AssertionError, OSError, TimeoutError, ConnectionClosed,
+                        InvalidHandshake):  # the server killed while it shook hands
                     await client.drop()
                     await asyncio.sleep(0.2)
                     continue
