@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -159,6 +161,28 @@ class Server:
         """Move the fake clock on, then let the tables handle what fell due."""
         self.clock.advance(seconds)
         await settle()
+
+
+class Pacer:
+    """Keeps one seat under the server's flood limits (100 messages a second from a socket,
+    and from all the sockets of a seat together): at most ``most`` messages in any 1.1 s of
+    real time, shared by the seat's sockets. Every send paced here waits for its answer before
+    the next one, so the server reads them no closer together than they were sent."""
+
+    def __init__(self, most: int = 90) -> None:
+        self.most = most
+        self.sent: deque[float] = deque()
+
+    async def wait(self) -> None:
+        """Return once one more message may be sent."""
+        while True:
+            now = time.monotonic()
+            while self.sent and now - self.sent[0] > 1.1:
+                self.sent.popleft()
+            if len(self.sent) < self.most:
+                break
+            await asyncio.sleep(1.11 - (now - self.sent[0]))
+        self.sent.append(now)
 
 
 async def settle(rounds: int = 20) -> None:

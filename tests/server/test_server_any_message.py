@@ -15,13 +15,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
-from collections import deque
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import Server, Socket, running, sqlite_url
+from harness import Pacer, Server, Socket, running, sqlite_url
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -61,22 +59,6 @@ ANSWERS = {"error", "ack", "update", "hint", "review"}
 CODES = {code.value for code in protocol.ErrorCode}
 
 
-class Pacer:
-    """Keeps the socket under the server's flood limit: at most 60 messages in any 1.1 s."""
-
-    def __init__(self) -> None:
-        self.sent: deque[float] = deque()
-
-    async def wait(self) -> None:
-        while True:
-            now = time.monotonic()
-            while self.sent and now - self.sent[0] > 1.1:
-                self.sent.popleft()
-            if len(self.sent) < 60:
-                break
-            await asyncio.sleep(1.11 - (now - self.sent[0]))
-        self.sent.append(now)
-
 
 class Errors(logging.Handler):
     """Every record at ERROR or above, from any logger."""
@@ -115,7 +97,7 @@ def test_any_json_message_gets_an_answer_from_the_protocol_and_never_a_traceback
         summary = await server.open_table(token, variant="plaza", players=2,
                                           computers={"1": "beginner"}, options={"target": 50})
         sock, _ = await server.connect(summary["code"], token)
-        pacer = Pacer()
+        pacer = Pacer(most=60)
         await pacer.wait()
         sock.send({"type": "start", "id": "go"})
         await sock.until("ack", id="go")

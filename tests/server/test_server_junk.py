@@ -15,13 +15,12 @@ import asyncio
 import json
 import tempfile
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import Closed, Server, Socket, running, sqlite_url
+from harness import Closed, Pacer, Server, Socket, running, sqlite_url
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -113,25 +112,6 @@ STEP = st.one_of(
     st.tuples(st.just("advance"), st.sampled_from(CLOCK_STEPS)),
 )
 
-
-class Pacer:
-    """Keeps one seat under the server's flood limits (100 messages a second from a socket,
-    and from all the sockets of a seat together): at most 90 messages in any 1.1 s of real
-    time, shared by the seat's sockets. Every send here waits for its answer before the next
-    one, so the server reads them no closer together than they were sent."""
-
-    def __init__(self) -> None:
-        self.sent: deque[float] = deque()
-
-    async def wait(self) -> None:
-        while True:
-            now = time.monotonic()
-            while self.sent and now - self.sent[0] > 1.1:
-                self.sent.popleft()
-            if len(self.sent) < 90:
-                break
-            await asyncio.sleep(1.11 - (now - self.sent[0]))
-        self.sent.append(now)
 
 
 @dataclass

@@ -196,11 +196,7 @@ class ComputerSeats:
         if done is not None and done[0] == turn_id:
             self._answer_hint(seat, action_id, [conn], done[1], done[2], remember)
             return
-        waiting = self._advising.get((seat, turn_id))
-        if waiting is not None:  # being searched: this asker gets the same answer
-            conns = waiting.setdefault(action_id, [])
-            if conn not in conns:
-                conns.append(conn)
+        if _wait_with(self._advising.get((seat, turn_id)), action_id, conn):
             return
         if not self.workers.admit(Priority.HINT):
             raise Refused(ErrorCode.SLOW_DOWN, "the expert is busy with other hints; "
@@ -286,11 +282,7 @@ class ComputerSeats:
         if done is not None and done[0] == hand:
             self._answer(seat, hand, action_id, [conn], done[1], remember)
             return
-        waiting = self._reviewing.get((seat, hand))
-        if waiting is not None:  # being computed: this asker gets the same answer
-            conns = waiting.setdefault(action_id, [])
-            if conn not in conns:
-                conns.append(conn)
+        if _wait_with(self._reviewing.get((seat, hand)), action_id, conn):
             return
         if not self.workers.admit(Priority.REVIEW):
             raise Refused(ErrorCode.SLOW_DOWN, "the expert is busy with other reviews; "
@@ -337,3 +329,16 @@ class ComputerSeats:
         data = encode(answer)
         for conn in conns:
             conn.send(data)
+
+
+def _wait_with(
+    waiting: dict[str, list[Connection]] | None, action_id: str, conn: Connection
+) -> bool:
+    """If a search is under way (``waiting``: its askers by action id), add this asker to it,
+    so that it gets the same answer when the one search is back; whether one was."""
+    if waiting is None:
+        return False
+    conns = waiting.setdefault(action_id, [])
+    if conn not in conns:
+        conns.append(conn)
+    return True
