@@ -1,10 +1,10 @@
 """The ASGI application: the HTTP API and the table socket of PROTOCOL.md, health, metrics,
 and the web client's files.
 
-This module is the thin shell around the hub and its tables: it reads requests and socket
-frames, turns them into table actions, and writes what the tables answer. HTTP errors have the
-body ``{"code", "message"}``; a socket that sends too much or too fast is closed without its
-table noticing anything but a disconnection.
+This module is the thin shell around the hub and its tables: it builds what the routes run on
+(kabes.server.services), reads requests, turns them into table actions, and writes what the
+tables answer; the table socket is kabes.server.socket_api's. HTTP errors have the body
+``{"code", "message"}``.
 
 With a cluster (``kabes serve --redis``), a request or a socket about a table owned by another
 process is relayed to it (kabes.server.relay): the client cannot tell. When the store or Redis
@@ -14,28 +14,21 @@ with 1013, try again later) rather than left waiting.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import secrets
-import time
-from collections import deque
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from redis.exceptions import RedisError
-from sqlalchemy.exc import SQLAlchemyError
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from kabes import words
 from kabes.ai import LEVELS
@@ -47,7 +40,6 @@ from kabes.server.config import Edge, Settings
 from kabes.server.guard import Guard, trusted
 from kabes.server.http_input import bearer_token, optional_token, read_body
 from kabes.server.hub import Hub
-from kabes.server.inbox import Attach, ClientAction, Detach, Watch
 from kabes.server.lessons_api import lesson_routes
 from kabes.server.limits import Limits, LocalCounter, RedisCounter, SlowDown
 from kabes.server.link_api import link_routes
@@ -59,53 +51,21 @@ from kabes.server.new_tables import unknown_variant
 from kabes.server.pages import Pages
 from kabes.server.phrases import phrase_routes
 from kabes.server.protocol import (
-    MAX_MESSAGE_BYTES,
-    MAX_MESSAGES_PER_SECOND,
-    Action,
     BadInput,
     ErrorCode,
-    Hello,
     NewGuest,
     NewTable,
     Refused,
-    decode_client,
-    encode,
 )
-from kabes.server.relay import RemoteSeat
+from kabes.server.services import STORE_DOWN, Services, patience
+from kabes.server.socket_api import socket_routes
 from kabes.server.static_files import CompressedStatic
-from kabes.server.store import SERVER_ID, Store, StoreError
-from kabes.server.table import Table
+from kabes.server.store import SERVER_ID, Store
 from kabes.server.tournaments_api import tournament_routes
 
 log = logging.getLogger("kabes.app")
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-SEND_QUEUE = 256
-"""Messages waiting for one socket; a socket further behind than this is closed (1013)."""
-HELLO_SECONDS = 30.0
-"""A socket that says nothing for this long after opening is closed."""
-
-STORE_DOWN = (StoreError, SQLAlchemyError, ConnectionError, TimeoutError, RedisError)
-"""What a request meets when the database (or Redis) cannot be reached: answered
-``unavailable``."""
-
-
-@dataclass
-class Services:
-    """What the app runs on; built by :func:`create_app`, opened by its lifespan."""
-
-    store: Store
-    clock: Clock
-    settings: Settings
-    executor: Executor | None
-    metrics: Metrics
-    hub: Hub
-    cluster: Cluster | None = None
-    edge: Edge = field(default_factory=Edge)
-    limits: Limits = field(default_factory=lambda: Limits(None))
-    connections: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
-
 
 def create_app(
     db_url: str,
@@ -175,7 +135,7 @@ def create_app(
     link_routes(app, services.store, services.clock, services.limits)
     lobby_routes(app, services.store, lobby)
     phrase_routes(app)
-    _socket(app, services)
+    socket_routes(app, services)
     _operations(app, services)
     _pages(app)
     return app
@@ -232,12 +192,6 @@ async def _store_down(_: Request, err: Exception) -> JSONResponse:
 
 
 # The HTTP API ------------------------------------------------------------------------------
-
-
-def patience(services: Services) -> float:
-    """Seconds a request or a hello waits for a table's owner (another process's lease may
-    have to expire first)."""
-    return 0.0 if services.cluster is None else 3 * services.cluster.lease
 
 
 def _api(app: FastAPI, services: Services) -> None:
@@ -347,230 +301,6 @@ def _api(app: FastAPI, services: Services) -> None:
         if found is None:
             raise Refused(ErrorCode.NOT_FOUND, f"no player {player}")
         return found
-
-
-# The socket --------------------------------------------------------------------------------
-
-
-class Socket:
-    """One client socket: a bounded queue of messages and the task that writes them. A
-    message with nothing queued before it is written at once when the socket can take it
-    (the common case: this saves a task switch per message)."""
-
-    def __init__(self, ws: WebSocket, services: Services) -> None:
-        self.ws = ws
-        self.seat = -1
-        self.services = services
-        self.queue: asyncio.Queue[bytes | int] = asyncio.Queue(SEND_QUEUE)
-        self.closing = False
-        self.sending = False
-        """The writer holds a message it has not finished writing."""
-        self.writer = asyncio.get_running_loop().create_task(self._write())
-
-    def send(self, data: bytes) -> None:
-        """Write ``data`` now, or queue it; a socket too far behind is closed (it will resync
-        on return)."""
-        if self.closing:
-            return
-        if not self.sending and self.queue.empty() and self._send_now(data):
-            return
-        try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:
-            self.close(1013)
-
-    def _send_now(self, data: bytes) -> bool:
-        """Write ``data`` if the socket takes it without waiting: the ASGI send waits only
-        while the socket's buffer is full, and writes nothing before that wait. False if it
-        would wait (nothing was written: the message goes to the queue)."""
-        step = self.ws.send({"type": "websocket.send", "text": data.decode()})
-        try:
-            step.send(None)
-        except StopIteration:
-            return True
-        except Exception:
-            self.closing = True  # as when the writer fails: the socket is gone
-            self.writer.cancel()
-            return True
-        step.close()
-        return False
-
-    def close(self, code: int) -> None:
-        """Close after what is queued."""
-        if self.closing:
-            return
-        self.closing = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(code)
-        if self.queue.full():
-            self.writer.cancel()
-            asyncio.get_running_loop().create_task(self._close_now(code))
-
-    async def _close_now(self, code: int) -> None:
-        with contextlib.suppress(Exception):
-            await self.ws.close(code)
-
-    async def _write(self) -> None:
-        try:
-            while True:
-                item = await self.queue.get()
-                if isinstance(item, int):
-                    await self.ws.close(item)
-                    return
-                self.sending = True
-                await self.ws.send({"type": "websocket.send", "text": item.decode()})
-                self.sending = False
-        except Exception:
-            self.closing = True
-
-
-class LocalSeat:
-    """A socket seated at a table held by this process: its actions go to the inbox."""
-
-    def __init__(self, table: Table, sock: Socket) -> None:
-        self.table = table
-        self.sock = sock
-
-    def act(self, action: Action, text: str, received: float) -> None:
-        """Hand a decoded action to the table."""
-        self.table.inbox.put_nowait(ClientAction(self.sock, action, received))
-
-    def leave(self) -> None:
-        """The socket closed."""
-        self.table.inbox.put_nowait(Detach(self.sock))
-
-
-def _socket(app: FastAPI, services: Services) -> None:
-
-    @app.websocket("/api/tables/{code}/ws")
-    async def table_socket(ws: WebSocket, code: str) -> None:
-        await ws.accept()
-        services.connections += 1
-        sock = Socket(ws, services)
-        table: LocalSeat | RemoteSeat | None = None
-        times: deque[float] = deque()
-        try:
-            while True:
-                if table is None:
-                    try:
-                        frame = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
-                    except TimeoutError:
-                        sock.close(1008)
-                        break
-                else:
-                    frame = await ws.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                data = frame.get("text")
-                if data is None:
-                    data = frame.get("bytes") or b""
-                size = len(data.encode()) if isinstance(data, str) else len(data)
-                if size > MAX_MESSAGE_BYTES:
-                    sock.close(1009)
-                    break
-                now = time.monotonic()
-                times.append(now)
-                while times and now - times[0] > 1.0:
-                    times.popleft()
-                if len(times) > MAX_MESSAGES_PER_SECOND:
-                    sock.close(1008)
-                    break
-                received = time.perf_counter()
-                try:
-                    message = decode_client(data)
-                except BadInput as err:
-                    sock.send(encode(err.to_error(err.action_id)))
-                    continue
-                if isinstance(message, Hello):
-                    if table is not None or (message.token is None and not message.watch):
-                        again = Refused(ErrorCode.BAD_MESSAGE, "already said hello"
-                                        if table is not None else "a hello needs a token")
-                        sock.send(encode(again.to_error(None)))
-                        continue
-                    table = await _hello(sock, message, code, services)
-                    if table is None:
-                        break
-                    continue
-                if table is None:
-                    first = Refused(ErrorCode.BAD_MESSAGE, "say hello first")
-                    sock.send(encode(first.to_error(message.id)))
-                    continue
-                text = data if isinstance(data, str) else data.decode("utf-8", "replace")
-                table.act(message, text, received)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            services.connections -= 1
-            if table is not None:
-                table.leave()
-            if not sock.closing:
-                sock.closing = True
-                sock.writer.cancel()
-            elif ws.application_state != WebSocketState.DISCONNECTED:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(sock.writer, 2.0)
-
-
-async def _hello(
-    sock: Socket, hello: Hello, code: str, services: Services
-) -> LocalSeat | RemoteSeat | None:
-    """Seat the socket, here or through the process that owns the table, or refuse it
-    (closed with 4401, or 4404 for no such table; 1013, try again later, if the store, Redis
-    or the table's owner cannot be reached)."""
-    store, hub = services.store, services.hub
-    deadline = time.monotonic() + patience(services)
-    failure: Exception | None = None
-    watch = hello.watch  # a watcher's token, if any, is not looked at: none is needed
-    while True:
-        try:
-            found = None if watch or hello.token is None else \
-                await store.player_by_token(hello.token)
-            where = None if found is None and not watch else await hub.locate(code.upper())
-            if (found is None and not watch) or where is None or isinstance(where, Table):
-                break
-            assert hub.relay is not None
-            left = min(max(0.5, deadline - time.monotonic()), hub.answer_within())
-            relayed = await hub.relay.attach(sock, code.upper(), where,
-                                             None if found is None else found[0], left)
-            failure = TimeoutError(f"the owner {where} did not answer")
-        except STORE_DOWN as err:
-            failure = err
-            relayed = None
-        if relayed is not None:
-            return relayed
-        if time.monotonic() > deadline:
-            log.warning("a hello for %s could not be seated: %r", code, failure)
-            _refuse(sock, ErrorCode.UNAVAILABLE, "the table's server cannot be reached", 1013)
-            return None
-        await asyncio.sleep(0.1)
-    if found is None and not watch:
-        _refuse(sock, ErrorCode.BAD_TOKEN, "this token is unknown", 4401)
-        return None
-    if where is None:
-        _refuse(sock, ErrorCode.NOT_FOUND, f"no table {code!r}", 4404)
-        return None
-    table = where
-    assert isinstance(table, Table)
-    if found is None:  # the table lets the watcher in, or refuses it (kabes.server.watchers)
-        table.inbox.put_nowait(Watch(sock))
-        return LocalSeat(table, sock)
-    try:
-        seat = await table.call(lambda: table.seat_of(found[0]))
-    except Refused:  # the table moved meanwhile: the client tries again
-        _refuse(sock, ErrorCode.UNAVAILABLE, "the table has moved", 1012)
-        return None
-    if seat is None:
-        _refuse(sock, ErrorCode.NOT_SEATED, "you hold no seat at this table", 4401)
-        return None
-    sock.seat = seat
-    table.inbox.put_nowait(Attach(sock))
-    return LocalSeat(table, sock)
-
-
-def _refuse(sock: Socket, code: ErrorCode, message: str, close: int) -> None:
-    """Refuse a hello: say why, then close the socket with ``close``."""
-    sock.send(encode(Refused(code, message).to_error(None)))
-    sock.close(close)
 
 
 # Operations and pages ----------------------------------------------------------------------

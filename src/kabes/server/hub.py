@@ -143,9 +143,7 @@ class Hub:
         clients reconnect and reach the owner), stop its actor."""
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
-        for conns in table.sockets.values():
-            for conn in list(conns):
-                conn.close(1012)
+        table.sockets.close_all(1012)
         table.watchers.close_all(1012)
         asyncio.get_running_loop().create_task(self._let_go(table), name=f"drop {table.code}")
 
@@ -213,7 +211,7 @@ class Hub:
         table = self._table(code)
         table.epoch = 1
         await table.commit("created", data)
-        await table.start_if_full()  # a public table whose other seats are computers
+        await table.start_if_due()  # a public table whose other seats are computers
         self.tables[code] = table
         table.start()
         await self._listed(table)
@@ -296,7 +294,7 @@ class Hub:
             await asyncio.sleep(60)
             now = self.clock.now()
             for code, table in list(self.tables.items()):
-                idle = not any(table.sockets.values()) and not table.watcher_count
+                idle = not table.sockets and not table.watcher_count
                 if (table.status == Status.OVER and idle
                         and now - table.state.changed_at > FORGET_AFTER):
                     self.tables.pop(code, None)

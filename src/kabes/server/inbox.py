@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from kabes.server.protocol import Action, ReviewMove
+from kabes.server.protocol import Action, Refused, ReviewMove, encode
 
 
 class Connection(Protocol):
@@ -126,3 +126,16 @@ InboxItem = (
     ClientAction | Attach | Greet | Watch | Detach | Join | Tick | Thought | Advice | Reviewed
     | Call
 )
+
+
+def turn_away(item: InboxItem, refused: Refused, close: int | None = None) -> None:
+    """Answer ``item`` with ``refused`` rather than leave its asker waiting: a socket's
+    action gets the error under its id, a join or a call the exception; with ``close``, a
+    socket that came to attach or watch is closed with that code."""
+    if isinstance(item, ClientAction):
+        item.conn.send(encode(refused.to_error(item.action.id)))
+    elif isinstance(item, Join | Call):
+        if not item.reply.done():
+            item.reply.set_exception(refused)
+    elif close is not None and isinstance(item, Attach | Greet | Watch):
+        item.conn.close(close)

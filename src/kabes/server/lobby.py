@@ -190,8 +190,8 @@ class Lobby:
         out: set[int] = set()
         for table in list(self.hub.tables.values()):
             seats = table.state.seats
-            for seat, conns in table.sockets.items():
-                sitter = seats[seat] if conns and 0 <= seat < len(seats) else None
+            for seat in table.sockets.seats():
+                sitter = seats[seat] if 0 <= seat < len(seats) else None
                 if sitter is not None and sitter.player is not None:
                     out.add(sitter.player)
         return out

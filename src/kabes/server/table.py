@@ -3,10 +3,12 @@
 What a table *is* lives in :class:`~kabes.server.state.TableState`, changed only by applying
 log entries (``kabes.server.tablelog``), so that a live table and a rebuilt one are the same.
 The actor handles its inbox one item at a time (:meth:`Table.run`: no locks, no other task
-touches a table) and hands work to its parts: the messages to ``outbox``, what follows from a
-change (status, matches, ratings) to ``outcomes``, the computer seats, hints and reviews to
-``computer_seats``. Live, an entry is applied, then stored (the store commits in groups), and
-only then broadcast and acknowledged (PROTOCOL.md guarantee 2).
+touches a table) and hands work to its parts: what a seat's action does to ``seat_actions``,
+the messages to ``outbox``, what follows from a change (status, matches, ratings) to
+``outcomes``, the computer seats, hints and reviews to ``computer_seats``, the seats' sockets
+and the abandonment clock to ``seat_sockets``, the watchers to ``watchers``, when a table
+starts by itself to ``self_start``. Live, an entry is applied, then stored (the store commits
+in groups), and only then broadcast and acknowledged (PROTOCOL.md guarantee 2).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 
 from kabes.errors import KabesError
 from kabes.match import Match
-from kabes.server import actions, outbox
+from kabes.server import actions, outbox, seat_actions
 from kabes.server.answers import Answers
 from kabes.server.clock import Alarm, Clock
 from kabes.server.computer_seats import ComputerSeats
@@ -40,39 +42,29 @@ from kabes.server.inbox import (
     Thought,
     Tick,
     Watch,
+    turn_away,
 )
 from kabes.server.logs import log_entry
 from kabes.server.metrics import Metrics
 from kabes.server.outcomes import effects_of
 from kabes.server.phrases import PhraseGate
 from kabes.server.protocol import (
-    Ack,
     Action,
     ErrorCode,
-    HintAction,
-    LeaveAction,
-    PlayAction,
-    PlayAgainAction,
     Refused,
-    RemoveAction,
-    ReviewAction,
-    Said,
-    SayAction,
-    SyncAction,
     as_json,
     encode,
 )
-from kabes.server.seat_limits import SeatRate, shed_oldest
+from kabes.server.seat_limits import SeatRate
+from kabes.server.seat_sockets import SeatSockets
+from kabes.server.self_start import start_alarm, start_entry
 from kabes.server.state import Change, Status, TableState, replay
 from kabes.server.tablelog import Entry, Lost, TableLog
-from kabes.server.tournament_tables import start_alarm, starts_now
 from kabes.server.watchers import Watchers
 from kabes.server.workers import Workers
 
 log = logging.getLogger("kabes.table")
 
-REMOVED_CLOSE = 4403
-"""The close code of the sockets of a player the host removed."""
 STORE_RETRY_SECONDS = 1.0
 """After the store failed, how long a table waits before its clocks try to write again."""
 
@@ -97,8 +89,8 @@ class Table:
         self.settings = settings
         self.metrics = metrics
         self.state = TableState(code, settings.timing)
-        self.sockets: dict[int, list[Connection]] = {}
-        """Each seat's open sockets (a seat may have several: two tabs)."""
+        self.sockets = SeatSockets(settings.seat_sockets, clock.now)
+        """Each seat's open sockets, and since when nobody has had one."""
         self.watchers = Watchers()
         """The sockets watching from no seat (kabes.server.watchers)."""
         self.phrases = PhraseGate()
@@ -116,10 +108,6 @@ class Table:
         self.task: asyncio.Task[None] | None = None
         self.alarm = Alarm(clock, lambda: self.inbox.put_nowait(Tick()))
         """Goes off when the running clock (a turn's, the pause's) may have run out."""
-        self.empty_since: float | None = clock.now()
-        """Since when no person has had a socket open here (None while one has): from its
-        opening or its rebuilding (a restart leaves everyone disconnected), or from the
-        last socket's closing. ``abandon_seconds`` after it, the table is abandoned."""
         self.closed = False
         self._stale = False
         """A write failed and the store could not be read back: this state may hold a change
@@ -162,7 +150,7 @@ class Table:
 
     def connected(self, seat: int) -> bool:
         """Whether ``seat`` has a socket open here."""
-        return bool(self.sockets.get(seat))
+        return self.sockets.connected(seat)
 
     def summary(self, seated: bool = False) -> dict[str, Any]:
         """The table summary of PROTOCOL.md, as JSON values: as anyone may read it, or as
@@ -207,7 +195,8 @@ class Table:
             item = await self.inbox.get()
             try:
                 await self._handle(item)
-                await self._start_if_due()
+                with contextlib.suppress(Refused):
+                    await self.start_if_due()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -215,16 +204,13 @@ class Table:
                 # Whatever failed may have left the state half-changed: rebuild it from the
                 # store before the next item, and answer the asker rather than leave it waiting.
                 self._stale = True
-                failed = Refused(ErrorCode.UNAVAILABLE, "the server failed on that")
-                if isinstance(item, ClientAction):
-                    item.conn.send(encode(failed.to_error(item.action.id)))
-                if isinstance(item, Join | Call) and not item.reply.done():
-                    item.reply.set_exception(failed)
+                turn_away(item, Refused(ErrorCode.UNAVAILABLE, "the server failed on that"))
             self._reschedule()
 
     async def _handle(self, item: InboxItem) -> None:
-        if self.lost:
-            self._refuse(item)
+        if self.lost:  # the new owner answers: the socket reconnects and reaches it
+            turn_away(item, Refused(ErrorCode.UNAVAILABLE, "this table has moved; reconnect"),
+                      close=1012)
             return
         if self._stale and not isinstance(item, Attach | Greet | Watch | Detach | Reviewed):
             try:
@@ -270,17 +256,6 @@ class Table:
         elif isinstance(item, Call) and not item.reply.done():
             item.reply.set_result(item.fn())
 
-    @staticmethod
-    def _refuse(item: InboxItem) -> None:
-        """Answer ``item`` of a table that has moved to another process: ``unavailable``."""
-        moved = Refused(ErrorCode.UNAVAILABLE, "this table has moved; reconnect")
-        if isinstance(item, ClientAction):
-            item.conn.send(encode(moved.to_error(item.action.id)))
-        elif isinstance(item, Join | Call) and not item.reply.done():
-            item.reply.set_exception(moved)
-        elif isinstance(item, Attach | Greet | Watch):
-            item.conn.close(1012)
-
     # Changes: applied, stored, then told ---------------------------------------------------
 
     async def commit(
@@ -321,7 +296,7 @@ class Table:
         log_entry(log, self.code, entry)
         if state.status == Status.OVER != before and state.tournament and self.on_over:
             self.on_over(self)
-        seats = [n for n, conns in self.sockets.items() if conns]
+        seats = self.sockets.seats()
         if seats or self.watchers:  # else nobody to tell (a round's tables just opened)
             self._tell(state, change, seats)
         if self.metrics is not None and kind == "move":
@@ -337,8 +312,7 @@ class Table:
             if seat_number is None:
                 self.watchers.send(data_out)
                 continue
-            for conn in list(self.sockets[seat_number]):
-                conn.send(data_out)
+            self.sockets.send(seat_number, data_out)
 
     def lose(self) -> None:
         """Another process owns this table now (the store refused an entry, or the lease
@@ -376,31 +350,23 @@ class Table:
             conn.send(encode(refused.to_error(None)))
             conn.close(4401)
             return
-        conns = self.sockets.setdefault(conn.seat, [])
-        first = not conns
         # The welcome comes first (PROTOCOL.md: welcome, then updates); the seat's coming
         # back is a change of its own, whose update follows with the next seq. So the
         # welcome shows the table as it was at its seq: this socket not yet counted.
         conn.send(encode(outbox.welcome(self.state, conn.seat, self.connected,
                                         self.clock.now(), self.watcher_count)))
-        conns.append(conn)
-        shed_oldest(conns, self.settings.seat_sockets)
-        self.empty_since = None
-        if first and sitter.person:
+        if self.sockets.add(conn) and sitter.person:
             with contextlib.suppress(Refused):
                 await self.commit("connected", {"seat": conn.seat})
 
     async def _on_detach(self, conn: Connection, forced: bool = False) -> None:
         if self.watchers.drop(conn):
             return
-        conns = self.sockets.get(conn.seat, [])
-        if conn not in conns:
+        if not self.sockets.drop(conn):
             return
-        conns.remove(conn)
-        self._maybe_empty()
         seats = self.state.seats
         sitter = seats[conn.seat] if conn.seat < len(seats) else None
-        if not conns and sitter is not None and sitter.person and not sitter.left \
+        if sitter is not None and sitter.person and not sitter.left \
                 and not self.closed:
             data: dict[str, Any] = {"seat": conn.seat}
             if forced:
@@ -421,38 +387,29 @@ class Table:
     async def _join(self, player: int, name: str) -> int:
         found = actions.join(self.state, player, name)
         if isinstance(found, int):
-            await self.start_if_full()  # a start that failed after this join is tried again
+            await self.start_if_due()  # a start that failed after this join is tried again
             return found
         kind, data = found
         await self.commit(kind, data)
-        await self.start_if_full()
+        await self.start_if_due()
         return int(data["seat"])
 
-    async def _start_if_due(self) -> None:
-        """Start a tournament table once its people are all here or its time has come
-        (kabes.server.tournament_tables): the normal ``started`` entry."""
-        if not self.lost and starts_now(self.state, self.connected, self.clock.now()):
-            with contextlib.suppress(Refused):
-                await self.commit("started", actions.new_deal(self.state, self.rng))
-
-    async def start_if_full(self) -> None:
-        """A public table starts by itself the moment its last seat is taken (PROTOCOL.md),
-        through the same logged ``started`` entry as the host's start."""
-        state = self.state
-        if state.public and state.status == Status.WAITING and not state.free_seats:
-            await self.commit("started", {**actions.new_deal(state, self.rng), "auto": True})
-
-    def _maybe_empty(self) -> None:
-        """Start the abandonment clock if no person has a socket open here any more."""
-        if self.empty_since is None and not any(self.sockets.values()):
-            self.empty_since = self.clock.now()
+    async def start_if_due(self) -> None:
+        """Start the table if it starts by itself now (kabes.server.self_start): a public
+        one full, a tournament's with its people here or its time come. A failed write goes
+        up to the asker (a joiner tries again); the actor's loop looks again after every
+        item."""
+        data = start_entry(self.state, self.connected, self.clock.now(), self.rng)
+        if data is not None and not self.lost:
+            await self.commit("started", data)
 
     def abandon_at(self) -> float | None:
         """When this table is abandoned if nobody comes (None: someone is here, or it is
         over)."""
-        if self.empty_since is None or self.state.status == Status.OVER:
+        empty_since = self.sockets.empty_since
+        if empty_since is None or self.state.status == Status.OVER:
             return None
-        return self.empty_since + self.settings.abandon_seconds
+        return empty_since + self.settings.abandon_seconds
 
     async def _on_tick(self) -> None:
         state = self.state
@@ -476,7 +433,7 @@ class Table:
         if conn in self.watchers:
             self.watchers.act(conn, action, self.state, self.connected, self.clock.now())
             return
-        if conn not in self.sockets.get(seat, ()):
+        if not self.sockets.holds(conn):
             # A socket of a seat given up (a leave closes them all): it speaks for nobody.
             refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat at this table")
             conn.send(encode(refused.to_error(action.id)))
@@ -491,91 +448,19 @@ class Table:
             conn.send(encode(answered))
             return
         try:
-            await self._act(conn, action)
+            await seat_actions.act(self, conn, action)
         except Refused as err:
             answer = err.to_error(action.id)
             if err.code not in (ErrorCode.UNAVAILABLE, ErrorCode.SLOW_DOWN):
                 self.answers.remember(seat, action.id, answer)
             conn.send(encode(answer))
 
-    async def _act(self, conn: Connection, action: Action) -> None:
-        seat = conn.seat
-        state = self.state
-        if isinstance(action, SyncAction):
-            conn.send(encode(outbox.update(state, seat, self.connected, self.clock.now(),
-                                           self.watcher_count)))
-            conn.send(encode(Ack(action.id, state.seq)))
-            return
-        if isinstance(action, SayAction):
-            self._say(conn, action)
-            return
-        if isinstance(action, HintAction):
-            self.computer.hint(conn, action.id, state, self.answers.remember)
-            return
-        if isinstance(action, ReviewAction):
-            self.computer.review(conn, action.id, state, self.answers.remember)
-            return
-        if isinstance(action, PlayAgainAction):
-            await self._play_again(conn, action.id)
-            return
-        if isinstance(action, LeaveAction):
-            await self._leave(seat, action.id)
-            conn.send(encode(Ack(action.id, self.state.seq)))
-            # Every socket of the seat goes: before the start the seat is free for another
-            # person, whose updates none of them may see.
-            for other in self.sockets.pop(seat, None) or [conn]:
-                other.close(1000)
-            self._maybe_empty()
-            return
-        if isinstance(action, RemoveAction):
-            kind, data = actions.remove(state, seat, action.seat)
-            entry = await self.commit(kind, data, seat, action.id)
-            self._send_off(action.seat)
-            conn.send(encode(Ack(action.id, entry.seq)))
-            return
-        if isinstance(action, PlayAction):
-            kind, data = actions.play(state, seat, action.move)
-        else:
-            kind, data = actions.host_action(state, seat, action, self.rng)
-        entry = await self.commit(kind, data, seat, action.id)
-        conn.send(encode(Ack(action.id, entry.seq)))
-
-    def _say(self, conn: Connection, action: SayAction) -> None:
-        """Tell every socket here, watchers included, that ``conn``'s seat said a phrase;
-        no change of the table: nothing logged, no new seq (kabes.server.phrases)."""
-        now = self.clock.now()
-        self.phrases.check(conn.seat, action.phrase, now)
-        said = encode(Said(self.state.seq, conn.seat, action.phrase, round(now * 1000)))
-        for conns in self.sockets.values():
-            for other in list(conns):
-                other.send(said)
-        self.watchers.send(said)
-        ack = Ack(action.id, self.state.seq)
-        self.answers.remember(conn.seat, action.id, ack)
-        conn.send(encode(ack))
-
-    def _send_off(self, seat: int) -> None:
-        """Close every socket of a seat the host removed: they saw the update that frees it,
-        now they are told why and closed (4403); another person may take the seat."""
-        removed = Refused(ErrorCode.REMOVED, "the host removed you from this table")
-        for conn in self.sockets.pop(seat, []):
-            conn.send(encode(removed.to_error(None)))
-            conn.close(REMOVED_CLOSE)
-        self._maybe_empty()
-
-    async def _leave(self, seat: int, action_id: str) -> None:
-        kind, data = actions.leave(self.state, seat)
-        await self.commit(kind, data, seat, action_id)
-
-    async def _play_again(self, conn: Connection, action_id: str) -> None:
-        state = self.state
-        actions.play_again(state)
-        if state.next_table is None:
-            if self.reopen is None:
-                raise Refused(ErrorCode.NOT_NOW, "this table cannot be opened again")
-            code = await self.reopen(self, conn.seat)
-            await self.commit("next_table", {"code": code}, conn.seat, action_id)
-        conn.send(encode(Ack(action_id, self.state.seq)))
+    async def open_again(self, seat: int) -> str:
+        """Open the same table again with ``seat``'s person as host (the hub does, through
+        ``reopen``): the new table's code."""
+        if self.reopen is None:
+            raise Refused(ErrorCode.NOT_NOW, "this table cannot be opened again")
+        return await self.reopen(self, seat)
 
     # Clocks --------------------------------------------------------------------------------
 

@@ -1,9 +1,15 @@
-"""When a tournament's table starts by itself (PROTOCOL.md, "Tournaments"): as soon as every
-seat is taken and all its people are connected, or at its ``start_by`` time (its round's
-start plus ``--tournament-wait-seconds``) with whoever is there, the absent played for by
-the away clock.
+"""When a table starts by itself, nobody's ``start`` needed, through the same logged
+``started`` entry as a host's start.
 
-Pure: the rule reads the table's state, who has a socket open now and the time. The time to
+- A public table starts the moment its last seat is taken (PROTOCOL.md, "Public tables,
+  watching and phrases"); its entry is marked ``auto``, so people who have not yet opened
+  their sockets keep the normal clock, not the away one.
+- A tournament's table (PROTOCOL.md, "Tournaments") starts as soon as every seat is taken
+  and all its people are connected, or at its ``start_by`` time (its round's start plus
+  ``--tournament-wait-seconds``) with whoever is there, the absent played for by the away
+  clock.
+
+Pure: the rules read the table's state, who has a socket open now and the time. The time to
 wait for comes from the table's ``created`` entry, which the tournament runner wrote from
 the round's stored start, so a restart (or another process adopting the table) waits for the
 same moment, never for a fresh minute. Nobody's request starts such a table: the host of a
@@ -12,9 +18,24 @@ tournament table is only its first seat, and its ``start`` is refused.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from typing import Any
 
+from kabes.server.actions import new_deal
 from kabes.server.state import Status, TableState
+
+
+def start_entry(state: TableState, connected: Callable[[int], bool], now: float,
+                rng: random.Random) -> dict[str, Any] | None:
+    """The ``started`` entry's data if ``state``'s table starts by itself now, else None."""
+    if state.status != Status.WAITING or state.free_seats:
+        return None
+    if state.public:
+        return {**new_deal(state, rng), "auto": True}
+    if starts_now(state, connected, now):
+        return new_deal(state, rng)
+    return None
 
 
 def starts_now(state: TableState, connected: Callable[[int], bool], now: float) -> bool:

@@ -1,0 +1,146 @@
+"""What each action of a seat does at its table (PROTOCOL.md, "Client messages").
+
+The table's actor (kabes.server.table) first decides whether an action is heard at all (a
+watcher's goes to kabes.server.watchers; a socket of a seat given up speaks for nobody; the
+seat's rate; an id answered before is answered the same again) and then hands it to
+:func:`act`, which checks it against the rules (kabes.server.actions), commits what it
+changes through the actor, and acknowledges it. A refusal goes up as
+:class:`~kabes.server.protocol.Refused`, which the actor answers and remembers. The actor is
+seen here through :class:`Desk` only, so this module does not know the actor's insides.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from kabes.server import actions, outbox
+from kabes.server.answers import Answers
+from kabes.server.clock import Clock
+from kabes.server.computer_seats import ComputerSeats
+from kabes.server.inbox import Connection
+from kabes.server.phrases import PhraseGate
+from kabes.server.protocol import (
+    Ack,
+    Action,
+    ErrorCode,
+    HintAction,
+    LeaveAction,
+    PlayAction,
+    PlayAgainAction,
+    Refused,
+    RemoveAction,
+    ReviewAction,
+    Said,
+    SayAction,
+    SyncAction,
+    encode,
+)
+from kabes.server.seat_sockets import SeatSockets
+from kabes.server.state import TableState
+from kabes.server.tablelog import Entry
+from kabes.server.watchers import Watchers
+
+REMOVED_CLOSE = 4403
+"""The close code of the sockets of a player the host removed."""
+
+
+class Desk(Protocol):
+    """The table's actor, as a seat's action needs it."""
+
+    @property
+    def state(self) -> TableState: ...
+    @property
+    def sockets(self) -> SeatSockets: ...
+    @property
+    def watchers(self) -> Watchers: ...
+    @property
+    def phrases(self) -> PhraseGate: ...
+    @property
+    def computer(self) -> ComputerSeats: ...
+    @property
+    def answers(self) -> Answers: ...
+    @property
+    def rng(self) -> random.Random: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def watcher_count(self) -> int: ...
+
+    def connected(self, seat: int) -> bool:
+        """Whether ``seat`` has a socket open here."""
+        ...
+
+    async def commit(self, kind: str, data: dict[str, Any], seat: int | None = None,
+                     action: str | None = None) -> Entry:
+        """Apply, store, then tell a new entry (Refused if it cannot be kept)."""
+        ...
+
+    async def open_again(self, seat: int) -> str:
+        """Open the same table again with ``seat``'s person as host: the new code."""
+        ...
+
+
+async def act(desk: Desk, conn: Connection, action: Action) -> None:
+    """Do ``action`` of ``conn``'s seat, answering ``conn`` (Refused goes up)."""
+    seat = conn.seat
+    state = desk.state
+    if isinstance(action, SyncAction):
+        conn.send(encode(outbox.update(state, seat, desk.connected, desk.clock.now(),
+                                       desk.watcher_count)))
+        conn.send(encode(Ack(action.id, state.seq)))
+    elif isinstance(action, SayAction):
+        say(desk, conn, action)
+    elif isinstance(action, HintAction):
+        desk.computer.hint(conn, action.id, state, desk.answers.remember)
+    elif isinstance(action, ReviewAction):
+        desk.computer.review(conn, action.id, state, desk.answers.remember)
+    elif isinstance(action, PlayAgainAction):
+        actions.play_again(state)
+        if state.next_table is None:
+            code = await desk.open_again(seat)
+            await desk.commit("next_table", {"code": code}, seat, action.id)
+        conn.send(encode(Ack(action.id, desk.state.seq)))
+    elif isinstance(action, LeaveAction):
+        kind, data = actions.leave(state, seat)
+        await desk.commit(kind, data, seat, action.id)
+        conn.send(encode(Ack(action.id, desk.state.seq)))
+        # Every socket of the seat goes: before the start the seat is free for another
+        # person, whose updates none of them may see.
+        for other in desk.sockets.take(seat) or [conn]:
+            other.close(1000)
+    elif isinstance(action, RemoveAction):
+        kind, data = actions.remove(state, seat, action.seat)
+        entry = await desk.commit(kind, data, seat, action.id)
+        send_off(desk.sockets, action.seat)
+        conn.send(encode(Ack(action.id, entry.seq)))
+    else:
+        if isinstance(action, PlayAction):
+            kind, data = actions.play(state, seat, action.move)
+        else:
+            kind, data = actions.host_action(state, seat, action, desk.rng)
+        entry = await desk.commit(kind, data, seat, action.id)
+        conn.send(encode(Ack(action.id, entry.seq)))
+
+
+def say(desk: Desk, conn: Connection, action: SayAction) -> None:
+    """Tell every socket here, watchers included, that ``conn``'s seat said a phrase; no
+    change of the table: nothing logged, no new seq (kabes.server.phrases)."""
+    now = desk.clock.now()
+    seq = desk.state.seq
+    desk.phrases.check(conn.seat, action.phrase, now)
+    said = encode(Said(seq, conn.seat, action.phrase, round(now * 1000)))
+    desk.sockets.send_all(said)
+    desk.watchers.send(said)
+    ack = Ack(action.id, seq)
+    desk.answers.remember(conn.seat, action.id, ack)
+    conn.send(encode(ack))
+
+
+def send_off(sockets: SeatSockets, seat: int) -> None:
+    """Close every socket of a seat the host removed: they saw the update that frees it, now
+    they are told why and closed (4403); another person may take the seat."""
+    removed = Refused(ErrorCode.REMOVED, "the host removed you from this table")
+    for conn in sockets.take(seat):
+        conn.send(encode(removed.to_error(None)))
+        conn.close(REMOVED_CLOSE)
