@@ -10,6 +10,7 @@ from typing import Any
 from harness import Server, auth, running, sqlite_url
 
 from kabes.server.config import Edge
+from kabes.server.lobby import FRESH_SECONDS, Listing, Lobby
 
 
 async def quick(server: Server, token: str, **body: Any) -> dict[str, Any]:
@@ -272,3 +273,43 @@ async def test_a_restart_keeps_public_and_watch(tmp_path: Path) -> None:
         assert (other["public"], other["watch"]) == (False, True)
         assert [t["code"] for t in (await lobby(server))["waiting"]] == [public["code"]]
         assert seated["table"]["code"] == public["code"]
+
+
+async def test_the_lobby_is_read_once_a_second_however_many_ask(
+    server: Server, monkeypatch: Any
+) -> None:
+    # GET /api/lobby needs no token: a stranger asking without end must not cost a walk of
+    # every table each time (docs/server.md, "The lobby and quick seats").
+    kept: Lobby = server.app.state.lobby
+    reads: list[str | None] = []
+    real = kept.listings
+
+    async def counted(variant: str | None, waiting_only: bool = False) -> list[Listing]:
+        reads.append(variant)
+        return await real(variant, waiting_only)
+
+    monkeypatch.setattr(kept, "listings", counted)
+    for _ in range(30):
+        await lobby(server)
+    await lobby(server, "plaza")
+    assert reads == [None, "plaza"]
+    await server.advance(FRESH_SECONDS)
+    await lobby(server)
+    assert reads == [None, "plaza", None]
+    # A public table opened here drops the kept answers: it is listed at once.
+    (token,) = await guests(server, 1)
+    table = await server.open_table(token, variant="plaza", public=True)
+    assert [t["code"] for t in (await lobby(server, "plaza"))["waiting"]] == [table["code"]]
+    assert reads == [None, "plaza", None, "plaza"]
+
+
+async def test_a_public_table_opened_or_joined_is_in_the_lobby_at_once(server: Server) -> None:
+    (host, other) = await guests(server, 2)
+    assert (await lobby(server))["waiting"] == []
+    table = await server.open_table(host, variant="partnership", public=True)
+    waiting = (await lobby(server))["waiting"]
+    assert [(t["code"], sum(s is not None for s in t["seats"])) for t in waiting] == [
+        (table["code"], 1)]
+    await server.join(other, table["code"])
+    waiting = (await lobby(server))["waiting"]
+    assert [sum(s is not None for s in t["seats"]) for t in waiting] == [2]

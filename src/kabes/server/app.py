@@ -134,6 +134,7 @@ def create_app(
     app.state.tournament_rounds = tournament_routes(app, services.store, services.hub)
     link_routes(app, services.store, services.clock, services.limits)
     lobby_routes(app, services.store, lobby)
+    app.state.lobby = lobby
     phrase_routes(app)
     socket_routes(app, services)
     _operations(app, services)

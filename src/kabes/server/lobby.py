@@ -18,6 +18,14 @@ Contract:
   ``{prefix}online``, of players scored by when a process last saw them with a socket open.
   So any process answers the same lobby, at most :data:`PUBLISH_SECONDS` behind a change made
   by a socket (a connection, a hand starting), and never behind a seat taken over HTTP.
+- **One reading a second.** ``GET /api/lobby`` needs no token, and reading the lobby walks
+  every table of the process (or every listing in Redis). So each process keeps its answer
+  per variant for :data:`FRESH_SECONDS` and answers everyone from it: a stranger asking a
+  thousand times a second costs one reading a second. The kept answers are dropped at once
+  when this process opens a public table or a seat is taken at one over HTTP (quick seats
+  included), so the lobby is never behind those; it may be up to :data:`FRESH_SECONDS` behind
+  a socket's coming or going, or a hand's start or end. Quick seats never read the kept
+  answers.
 - **Quick seats** are made one at a time per (variant, seat count), under a lock (an
   ``asyncio.Lock`` in one process; with Redis also ``SET NX PX`` on
   ``{prefix}quick:{variant}:{players}``): the holder reads the waiting listings, takes a seat
@@ -60,6 +68,8 @@ PUBLISH_SECONDS: Final = 1.0
 """How often an owner writes its public tables and its people online in Redis."""
 LISTING_SECONDS: Final = 3 * PUBLISH_SECONDS
 """How long a listing (or a person online) counts after it was last written."""
+FRESH_SECONDS: Final = 1.0
+"""How long a lobby answer is kept and given to everyone who asks (see the contract)."""
 QUICK_LOCK_SECONDS: Final = 10.0
 """The Redis lock of quick seats expires after this, should its holder die holding it."""
 QUICK_WAIT_SECONDS: Final = 5.0
@@ -131,9 +141,11 @@ class Lobby:
         """With Redis: the key each listing of this process was last written under."""
         self._task: asyncio.Task[None] | None = None
         self._release: Any = None
+        self._kept: dict[str | None, tuple[float, dict[str, Any]]] = {}
+        """Each variant's (None: every variant's) last answer, with when it was read."""
+        hub.lobby = self.listed
         if cluster is not None:
             self._release = cluster.redis.register_script(_RELEASE)
-            hub.lobby = self.listed
 
     # Life ------------------------------------------------------------------------------
 
@@ -154,7 +166,17 @@ class Lobby:
     async def lobby(self, variant: str | None) -> dict[str, Any]:
         """``GET /api/lobby``: people online, and the public tables waiting (a seat free,
         fullest first, then the oldest) and in play (most watched first, then the oldest),
-        at most :data:`MOST_LISTED` of each."""
+        at most :data:`MOST_LISTED` of each; the answer read at most :data:`FRESH_SECONDS`
+        ago, if there is one."""
+        now = self.hub.clock.now()
+        kept = self._kept.get(variant)
+        if kept is not None and now - kept[0] < FRESH_SECONDS:
+            return kept[1]
+        answer = await self._read_lobby(variant)
+        self._kept[variant] = (now, answer)
+        return answer
+
+    async def _read_lobby(self, variant: str | None) -> dict[str, Any]:
         rows = await self.listings(variant)
         waiting = sorted((r for r in rows if r.waiting and r.seated < r.players),
                          key=lambda r: (-r.seated, r.opened, r.code))
@@ -260,8 +282,12 @@ class Lobby:
         return self._key(f"lobby:{variant}:{'waiting' if waiting else 'playing'}")
 
     async def listed(self, table: Table) -> None:
-        """Write ``table``'s listing now (a public table opened, or a seat taken there), so
-        that the next quick seat, on any process, finds it as it is."""
+        """A public table was opened, or a seat taken there: this process's kept lobby
+        answers are dropped, and with Redis the table's listing is written now, so that the
+        next quick seat, on any process, finds it as it is."""
+        self._kept.clear()
+        if self.cluster is None:
+            return
         try:
             await self._write([table])
         except (RedisError, OSError) as err:
