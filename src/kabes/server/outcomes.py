@@ -36,8 +36,9 @@ def effects_of(
     match = state.match
     if match is None:
         return effects
-    if state.people_only and real_play(state, len(match.log)):
-        effects += [rating(state, e) for e in events if isinstance(e, HandEnded)]
+    ended = [e for e in events if isinstance(e, HandEnded)]
+    if ended and state.people_only and real_play(state, len(match.log)):
+        effects += [rating(state, e) for e in ended]
     if match.over and before != Status.OVER:
         result = match.current_result()
         players = [s.player if s else None for s in state.seats]

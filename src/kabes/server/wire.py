@@ -244,7 +244,11 @@ def event_json(event: Event) -> dict[str, Any]:
     are left out: they go back into the set before the deal, so they name no hidden tile's
     place, but a client has no use for them and a strict leak check would see them. A forced
     lead is not named either (``forced`` is true or false): it is in the leader's hand."""
-    out: dict[str, Any] = {"kind": event.kind}
+    kind = type(event)
+    shape = _EVENT_SHAPES.get(kind)
+    if shape is None:
+        shape = _EVENT_SHAPES[kind] = (event.kind, _field_names(kind))
+    out: dict[str, Any] = {"kind": shape[0]}
     if isinstance(event, LeadDrawn):
         out["leader"] = event.leader
         return out
@@ -254,9 +258,14 @@ def event_json(event: Event) -> dict[str, Any]:
         out["seat"] = event.seat
         out["forced"] = event.forced is not None
         return out
-    for f in dataclasses.fields(event):
-        out[f.name] = _plain(getattr(event, f.name))
+    for name in shape[1]:
+        out[name] = _plain(getattr(event, name))
     return out
+
+
+_EVENT_SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}
+"""An event type's wire name (``Event.kind``, its class's name in snake case) and its
+fields in order, found once per type: every change sends its events to every seat."""
 
 
 def _plain(value: Any) -> Any:
