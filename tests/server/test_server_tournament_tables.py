@@ -147,3 +147,26 @@ async def test_a_rounds_table_opens_full_in_one_entry(tmp_path: Path) -> None:
         assert seated == [p for e in doc["entrants"] for p in e["players"]]
     async with running(url, SETTINGS) as server:
         assert [s["player"] for s in (await table(server, code))["seats"]] == seated
+
+
+async def test_a_tournament_table_nobody_comes_to_starts_then_is_abandoned_and_the_round_ends(
+    tmp_path: Path
+) -> None:
+    # With --abandon-seconds below the wait, the table must not close before its start (a
+    # closed table never ends its match, and the round would wait for ever): it starts at
+    # its time, is then abandoned, and the round records a match nobody won.
+    settings = Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.02,
+                        tournament_wait_seconds=60.0, abandon_seconds=30.0)
+    async with running(sqlite_url(tmp_path), settings) as server:
+        tid, _, doc = await two_entrants(server)
+        code = doc["pairings"][0][0]["table"]
+        await server.advance(31)
+        assert (await table(server, code))["status"] == "waiting"
+        await server.advance(30)
+        await settle()
+        assert (await table(server, code))["status"] == "over"
+        record = (await server.http.get(f"/api/tables/{code}/record")).json()
+        assert record["result"]["abandoned"] is True
+        done = await until_doc(server, tid, lambda d: d["status"] == "over")
+        assert (done["pairings"][0][0]["status"], done["pairings"][0][0]["winner"]) == (
+            "over", None)

@@ -404,10 +404,12 @@ class Table:
             await self.commit("started", data)
 
     def abandon_at(self) -> float | None:
-        """When this table is abandoned if nobody comes (None: someone is here, or it is
-        over)."""
-        empty_since = self.sockets.empty_since
-        if empty_since is None or self.state.status == Status.OVER:
+        """When this table is abandoned if nobody comes (None: someone is here, it is over,
+        or it is a tournament's waiting for its start: it starts by itself at its time, and
+        one closed before would never end its match, holding up its round)."""
+        empty_since, state = self.sockets.empty_since, self.state
+        if empty_since is None or state.status == Status.OVER or (
+                state.tournament is not None and state.status == Status.WAITING):
             return None
         return empty_since + self.settings.abandon_seconds
 
