@@ -82,8 +82,10 @@ async def test_a_seats_hints_within_one_turn_are_searched_once(tmp_path: Path) -
 
 
 async def test_hints_past_what_the_lane_takes_are_refused_slow_down(tmp_path: Path) -> None:
+    # No pause between hands: a hand the person ends before a turn with a choice comes is
+    # followed by the next deal at once, not after the 30 s pause the loop's wait would miss.
     settings = Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.3,
-                        review_searches=1)
+                        review_searches=1, pause_seconds=0.0)
     with ThreadPoolExecutor(2) as pool:
         async with running(sqlite_url(tmp_path), settings, executor=pool) as server:
             socks = []
