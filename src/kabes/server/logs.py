@@ -36,8 +36,7 @@ def log_entry(log: logging.Logger, code: str, entry: Entry) -> None:
         return
     # What log.info would write through configure()'s handler, without a LogRecord (built
     # at every change of every table, it was most of a line's cost): the same line.
-    line = _json({"ts": round(time.time(), 3), "level": "info", "logger": log.name,
-                  "msg": entry.kind, **fields}) + handler.terminator
+    line = json_line(time.time(), "info", log.name, entry.kind, fields) + handler.terminator
     handler.acquire()
     try:
         handler.put(line)
@@ -59,23 +58,28 @@ def _only_handler(log: logging.Logger) -> LinesOnTheLoop | None:
     return handler
 
 
+def json_line(at: float, level: str, logger: str, message: str,
+              fields: dict[str, Any] | None = None, error: str | None = None) -> str:
+    """One log line: time, level, logger, message, its fields and the error, as JSON (the
+    only place a line's shape is written)."""
+    out: dict[str, Any] = {"ts": round(at, 3), "level": level, "logger": logger,
+                           "msg": message}
+    if fields:
+        out.update(fields)
+    if error:
+        out["error"] = error
+    return _json(out)
+
+
 class JsonLines(logging.Formatter):
     """Formats a record as one JSON line: time, level, logger, message and its fields."""
 
     def format(self, record: logging.LogRecord) -> str:
         """The record as JSON."""
-        out: dict[str, Any] = {
-            "ts": round(record.created, 3),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "msg": record.getMessage(),
-        }
         fields = getattr(record, "fields", None)
-        if isinstance(fields, dict):
-            out.update(fields)
-        if record.exc_info:
-            out["error"] = self.formatException(record.exc_info)
-        return _json(out)
+        return json_line(record.created, record.levelname.lower(), record.name,
+                         record.getMessage(), fields if isinstance(fields, dict) else None,
+                         self.formatException(record.exc_info) if record.exc_info else None)
 
 
 class LinesOnTheLoop(logging.StreamHandler):  # type: ignore[type-arg]
