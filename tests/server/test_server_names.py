@@ -74,7 +74,7 @@ async def test_names_of_every_script_with_their_marks_are_kept(
     assert me.json()["name"] == kept
 
 
-TRICKY = st.sampled_from(sorted(FILLERS) + [
+TRICKY = st.sampled_from([*sorted(FILLERS),
     "\u0301", "\u0300", "\u0323", "\u0302", "\u20dd", "\u0903", "\u2028", "\u2029", " ",
     "\u00a0", "\u3000", "\u200b", "\u202e", "e", "A", "1", "\u1100", "\u1161", "\u11a8"])
 """Characters near the rule's edges: fillers, marks (nonspacing, enclosing, spacing),
