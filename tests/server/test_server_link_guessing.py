@@ -86,7 +86,7 @@ async def test_guesses_from_one_ipv6_64_with_rotating_addresses_are_refused_toge
 async def test_ipv4_addresses_are_limited_one_by_one_not_by_network(
     http: httpx.AsyncClient,
 ) -> None:
-    for n in range(10):
+    for _ in range(10):
         reply = await http.post("/api/link", json={"code": wrong_code()},
                                 headers=at("198.51.100.20"))
         assert reply.status_code == 404, reply.text
@@ -163,19 +163,21 @@ async def test_tries_at_once_never_pass_the_servers_wrong_codes(tmp_path: Path) 
 async def test_the_servers_wrong_codes_are_counted_across_processes(
     tmp_path: Path, redis_space: RedisSpace,
 ) -> None:
-    async with nodes(tmp_path, 2, redis_space,
-                     options=("--wrong-link-codes-per-minute", "6")) as (a, b):
-        async with httpx.AsyncClient(trust_env=False, timeout=WAIT) as http:
-            for n in range(6):
-                node = (a, b)[n % 2]
-                reply = await http.post(f"{node.base}/api/link", json={"code": wrong_code()},
-                                        headers=at(f"192.0.2.{n + 1}"))
-                assert reply.status_code == 404, reply.text
-            for node in (a, b):
-                refused = await http.post(f"{node.base}/api/link",
-                                          json={"code": wrong_code()}, headers=at("192.0.2.99"))
-                assert refused.status_code == 429, refused.text
-                assert 1 <= int(refused.headers["retry-after"]) <= 60
+    async with (
+        nodes(tmp_path, 2, redis_space,
+              options=("--wrong-link-codes-per-minute", "6")) as (a, b),
+        httpx.AsyncClient(trust_env=False, timeout=WAIT) as http,
+    ):
+        for n in range(6):
+            node = (a, b)[n % 2]
+            reply = await http.post(f"{node.base}/api/link", json={"code": wrong_code()},
+                                    headers=at(f"192.0.2.{n + 1}"))
+            assert reply.status_code == 404, reply.text
+        for node in (a, b):
+            refused = await http.post(f"{node.base}/api/link",
+                                      json={"code": wrong_code()}, headers=at("192.0.2.99"))
+            assert refused.status_code == 429, refused.text
+            assert 1 <= int(refused.headers["retry-after"]) <= 60
 
 
 # Logout everywhere ----------------------------------------------------------------------
