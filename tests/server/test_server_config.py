@@ -57,6 +57,9 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "tables_per_minute": ("4", 4),
     "link_codes_per_minute": ("5", 5),
     "sockets_per_address": ("8", 8),
+    "link_codes_per_network": ("7", 7),
+    "wrong_link_codes_per_minute": ("50", 50),
+    "api_docs": ("yes", True),
     "searches_waiting": ("2", 2),
 }
 """A variable's text for each field, and the value it must give (never the default)."""

@@ -5,9 +5,9 @@ they are read, with the server's memory watched; no 500 and no plain text for ba
 sockets from other sites refused; security headers on every answer; names cleaned;
 ``/metrics`` for this machine or a token; tokens ended by ``POST /api/me/logout``.
 
-A client seen from another machine is made with ``X-Forwarded-For``: uvicorn takes the
+A client seen from another machine is made with ``X-Forwarded-For``: the server takes the
 client's address from it when the connection comes from 127.0.0.1 (a reverse proxy on the
-same machine), as it does in production.
+same machine, trusted by default: kabes.server.proxies), as it does in production.
 """
 
 from __future__ import annotations

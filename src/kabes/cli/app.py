@@ -215,6 +215,11 @@ def serve(
         int, _setting("link_codes_per_minute")] = SERVE.link_codes_per_minute,
     sockets_per_address: Annotated[
         int, _setting("sockets_per_address")] = SERVE.sockets_per_address,
+    link_codes_per_network: Annotated[
+        int, _setting("link_codes_per_network")] = SERVE.link_codes_per_network,
+    wrong_link_codes_per_minute: Annotated[
+        int, _setting("wrong_link_codes_per_minute")] = SERVE.wrong_link_codes_per_minute,
+    api_docs: Annotated[bool, _setting("api_docs")] = SERVE.api_docs,
     searches_waiting: Annotated[int, _setting("searches_waiting")] = SERVE.searches_waiting,
 ) -> None:
     """Serve tables online: the API, the table socket and the web client. Every option has

@@ -33,7 +33,7 @@ def serve(config: ServerConfig) -> None:
     settings = config.table(workers=size,
                             review_searches=max(1, size - REVIEW_WORKERS_KEPT_FREE))
     app = create_app(url, settings, executor=pool, cluster=cluster, edge=config.edge)
-    server = uvicorn.Server(uvicorn_config(app, config.host, config.port, config.trusted_proxies))
+    server = uvicorn.Server(uvicorn_config(app, config.host, config.port))
     shown = "[::1]" if config.host == "::1" else config.host
     where = "SQLite file " + url.split("///", 1)[1] if url.startswith("sqlite") else "PostgreSQL"
     if cluster is not None:

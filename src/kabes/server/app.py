@@ -57,6 +57,7 @@ from kabes.server.protocol import (
     NewTable,
     Refused,
 )
+from kabes.server.proxies import ProxyHeaders
 from kabes.server.services import STORE_DOWN, Services, patience
 from kabes.server.socket_api import socket_routes
 from kabes.server.static_files import CompressedStatic
@@ -91,7 +92,8 @@ def create_app(
         LocalCounter() if cluster is None else RedisCounter(cluster.redis, cluster.prefix))
     services = Services(store, clock, settings, executor, metrics, hub, cluster, edge,
                         Limits(counter, edge.guests_per_minute, edge.tables_per_minute,
-                               edge.link_codes_per_minute))
+                               edge.link_codes_per_minute, edge.link_codes_per_network,
+                               edge.wrong_link_codes_per_minute))
     lobby = Lobby(hub, cluster, services.limits, patience(services))
     metrics.count_tables(hub.statuses)
     metrics.connections.set_function(lambda: services.connections)
@@ -123,11 +125,16 @@ def create_app(
         version="0.1.0",
         summary="Dominoes as people play them in Haiti, the Caribbean and beyond.",
         lifespan=lifespan,
+        # The documentation pages run an inline script and files from a CDN on the origin
+        # that keeps players' tokens: only for an operator who asks (--api-docs).
+        docs_url="/docs" if edge.api_docs else None,
+        redoc_url="/redoc" if edge.api_docs else None,
     )
     app.state.services = services
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(Guard, origins=edge.origins, sockets_per_address=(
-        edge.sockets_per_address if edge.rate_limits else None))
+        edge.sockets_per_address if edge.rate_limits else None), api_docs=edge.api_docs)
+    app.add_middleware(ProxyHeaders, proxies=edge.proxies)  # outermost: who the client is
     _errors(app)
     _api(app, services)
     lesson_routes(app, services.store)
@@ -225,13 +232,6 @@ def _api(app: FastAPI, services: Services) -> None:
         """Who the token belongs to."""
         player, name = await who(request)
         return {"player": player, "name": name}
-
-    @app.post("/api/me/logout", tags=["identity"])
-    async def logout(request: Request) -> dict[str, Any]:
-        """End the caller's token: from now on it is ``bad_token``, here and at a hello."""
-        if not await store.revoke_token(bearer_token(request)):
-            raise Refused(ErrorCode.BAD_TOKEN, "this token is unknown")
-        return {"ok": True}
 
     @app.get("/api/variants", tags=["tables"])
     async def variants() -> dict[str, Any]:

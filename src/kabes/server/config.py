@@ -16,6 +16,7 @@ from dataclasses import Field, dataclass, field, fields, replace
 from typing import Any, Final, get_type_hints
 
 from kabes.ai.review import REVIEW_BUDGET
+from kabes.server.proxies import LOOPBACK, TrustedProxies
 from kabes.server.state import Timing
 
 PREFIX: Final = "kabes:"
@@ -70,8 +71,9 @@ class Settings:
 @dataclass(frozen=True, slots=True)
 class Edge:
     """What the HTTP and socket edge lets strangers do (PROTOCOL.md, "Safe for strangers"):
-    whether the rate limits hold, which other sites' pages may open the table socket, and
-    the secret that opens /metrics to another machine."""
+    whether the rate limits hold, which other sites' pages may open the table socket, the
+    secret that opens /metrics to another machine, whose X-Forwarded-For is believed, and
+    whether the API's documentation pages are served."""
 
     rate_limits: bool = True
     origins: frozenset[str] = frozenset()
@@ -82,6 +84,14 @@ class Edge:
     link_codes_per_minute: int = 10
     sockets_per_address: int = 64
     """Table sockets open at once from one client address (with the rate limits on)."""
+    link_codes_per_network: int = 20
+    """Link codes tried a minute from one IPv6 /64 network."""
+    wrong_link_codes_per_minute: int = 100
+    """Wrong link codes a minute from everyone together (PROTOCOL.md: 100)."""
+    proxies: TrustedProxies = LOOPBACK
+    """Whose X-Forwarded-For names the client (kabes.server.proxies)."""
+    api_docs: bool = False
+    """Whether /docs and /redoc are served (/openapi.json always is)."""
 
 
 ORIGIN: Final = re.compile(r"https?://[a-z0-9.\-\[\]:]+")
@@ -182,8 +192,9 @@ class ServerConfig:
         "a dead process's tables move).", minimum=0.3)
     rate_limits: bool = setting(
         True, "Refuse (429 slow_down) more than 10 guests a minute from one address, 10 "
-        "tables a minute from one player, 10 link codes a minute from one address; shared "
-        "through Redis with --redis. off for benchmarks on one machine.")
+        "tables a minute from one player, 10 link codes a minute from one address (20 from "
+        "one IPv6 /64, 100 wrong ones from everyone); shared through Redis with --redis. off "
+        "for benchmarks on one machine.")
     allow_origin: str | None = setting(
         None, "Other sites whose pages may open the table socket, as a browser's Origin "
         "(https://play.example.org): comma-separated, or the flag repeated.",
@@ -193,9 +204,11 @@ class ServerConfig:
         "sending Authorization: Bearer SECRET from another machine.",
         unset="none (clients on this machine only)")
     trusted_proxies: str = setting(
-        "127.0.0.1,::1", "Addresses of the reverse proxies or balancers whose X-Forwarded-For "
-        "names the client (rate limits, /metrics), comma-separated, or * for any: every "
-        "other connection is its own client.")
+        "127.0.0.1,::1", "Addresses and networks (CIDR: 10.0.0.0/24) of the reverse proxies "
+        "or balancers whose X-Forwarded-For names the client (rate limits, /metrics), "
+        "comma-separated; the client is the rightmost address there that is not a trusted "
+        "proxy. Every other connection is its own client. * is refused: anyone could claim "
+        "any address.")
     guests_per_minute: int = setting(
         10, "With the rate limits on: new guests one client address may make a minute.",
         minimum=1)
@@ -208,6 +221,15 @@ class ServerConfig:
         64, "With the rate limits on: table sockets open at once from one client address "
         "(a club's phones on one Wi-Fi share one); the next is refused at its handshake.",
         minimum=1)
+    link_codes_per_network: int = setting(
+        20, "With the rate limits on: link codes the addresses of one IPv6 /64 network (one "
+        "subscriber's) may try a minute together.", minimum=1)
+    wrong_link_codes_per_minute: int = setting(
+        100, "With the rate limits on: wrong link codes a minute from everyone together; past "
+        "it every try is refused until the minute has passed.", minimum=1)
+    api_docs: bool = setting(
+        False, "Serve the API's documentation pages /docs and /redoc (Swagger UI and ReDoc, "
+        "with their inline script and CDN); /openapi.json is served either way.")
     searches_waiting: int = setting(
         16, "Hints (and, apart, reviews) the workers' lane takes at once per slot, waiting or "
         "searched, every table together; one more is refused slow_down.", minimum=1)
@@ -226,6 +248,10 @@ class ServerConfig:
                 raise ConfigError("redis", "needs a PostgreSQL store (--db or "
                                   "KABES_DATABASE_URL postgresql://...): processes on several "
                                   "machines cannot share a SQLite file")
+        try:
+            TrustedProxies.parse(self.trusted_proxies)
+        except ValueError as err:
+            raise ConfigError("trusted_proxies", str(err)) from None
         for origin in self.edge.origins:
             if not ORIGIN.fullmatch(origin):
                 raise ConfigError("allow_origin", f"{origin!r} is not an origin "
@@ -243,7 +269,11 @@ class ServerConfig:
                             for part in (self.allow_origin or "").split(",") if part.strip())
         return Edge(self.rate_limits, origins, self.metrics_token or None,
                     self.guests_per_minute, self.tables_per_minute,
-                    self.link_codes_per_minute, self.sockets_per_address)
+                    self.link_codes_per_minute, self.sockets_per_address,
+                    link_codes_per_network=self.link_codes_per_network,
+                    wrong_link_codes_per_minute=self.wrong_link_codes_per_minute,
+                    proxies=TrustedProxies.parse(self.trusted_proxies),
+                    api_docs=self.api_docs)
 
     def table(self, workers: int, review_searches: int) -> Settings:
         """The tables' settings once the worker pool's size is known."""

@@ -20,13 +20,14 @@ its frames pass untouched, so the guard costs a socket nothing once it is open.
   ``--sockets-per-address`` table sockets at once (64: a club's phones behind one Wi-Fi share
   an address); one more is accepted only to be told ``slow_down`` and closed 1008, so that a
   script cannot hold thousands of sockets (each costs memory and a 30 s wait for its hello).
+- **Documentation pages.** ``/docs`` and ``/redoc`` exist only with ``--api-docs``, and only
+  they, then, get a policy that lets in their CDN and inline script (DOCS_POLICY).
 - **Crashes.** An exception no handler knew reaches the client as 500
   ``{"code": "unavailable"}`` JSON, logged with its traceback once, here.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import secrets
 from typing import Final
@@ -38,6 +39,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from kabes.server.config import Edge
 from kabes.server.http_input import optional_token
 from kabes.server.protocol import ErrorCode, Refused, encode
+from kabes.server.proxies import address
 
 log = logging.getLogger("kabes.app")
 
@@ -48,8 +50,10 @@ DOCS_POLICY: Final = (
     b"script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
     b"style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
     b"img-src 'self' data: https://fastapi.tiangolo.com")
-"""FastAPI's ``/docs`` and ``/redoc`` are built of an inline script and files from a CDN;
-they join no table and hold no token, and no page may frame them either."""
+"""FastAPI's ``/docs`` and ``/redoc`` are built of an inline script and files from a CDN.
+They are served only with ``--api-docs`` (and only then get this policy): a script from a CDN
+on the origin whose localStorage holds players' tokens is a risk a public server need not
+take, so by default they are 404 and every path gets POLICY."""
 DOCS_PATHS: Final = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
 HEADERS: Final = (
     (b"x-content-type-options", b"nosniff"),
@@ -63,9 +67,11 @@ class Guard:
     """The middleware around the whole application (see the module's docstring)."""
 
     def __init__(self, app: ASGIApp, origins: frozenset[str] = frozenset(),
-                 sockets_per_address: int | None = None) -> None:
+                 sockets_per_address: int | None = None, api_docs: bool = False) -> None:
         self.app = app
         self.origins = origins
+        self.docs_paths = DOCS_PATHS if api_docs else frozenset[str]()
+        """The paths that get DOCS_POLICY: none unless ``--api-docs`` serves them."""
         self.sockets_per_address = sockets_per_address
         """None: no cap (``--rate-limits off``)."""
         self.sockets: dict[str, int] = {}
@@ -122,7 +128,7 @@ class Guard:
             host.strip().lower(), scheme)
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        policy = DOCS_POLICY if scope["path"] in DOCS_PATHS else POLICY
+        policy = DOCS_POLICY if scope["path"] in self.docs_paths else POLICY
         started = False
 
         async def guarded(message: Message) -> None:
@@ -166,11 +172,9 @@ def trusted(request: HTTPConnection, edge: Edge) -> bool:
     """Whether a client may read the operator's pages (``/metrics``, ``/healthz``'s
     addresses): it is on this machine, or sends ``--metrics-token`` as its bearer token."""
     if request.client is not None:
-        try:
-            if ipaddress.ip_address(request.client.host).is_loopback:
-                return True
-        except ValueError:
-            pass
+        found = address(request.client.host)  # behind a trusted proxy: kabes.server.proxies
+        if found is not None and found.is_loopback:
+            return True
     token = optional_token(request)
     return (edge.metrics_token is not None and token is not None
             and secrets.compare_digest(token.encode(), edge.metrics_token.encode()))

@@ -3,6 +3,13 @@ address, 10 tables a minute from one player or 10 link codes tried a minute from
 are refused with 429 ``slow_down`` and a ``Retry-After`` header, so that one script cannot
 fill the store with guests, the process with waiting tables, or guess a link code.
 
+Link codes are guarded twice more, since a guesser is not bound to one address: an IPv6
+subscriber is given a whole /64 (2^64 addresses), so the tries of one /64 are counted
+together (20 a minute); and wrong codes from everyone together are at most 100 a minute
+(:meth:`Limits.link_code`), past which every try is refused until the oldest of them is a
+minute old. A million codes, each live for 5 minutes, then give a botnet at most 500 tries
+at a live code, however many addresses it has.
+
 Each limit is a sliding log: the moments of the requests let through in the last minute,
 at most 10 per key, so "10 a minute" holds over every minute and not only within calendar
 minutes (a fixed window lets 20 through across its edge). A refused request is not counted:
@@ -17,6 +24,7 @@ written by one script, timed by Redis's own clock: every process counts the same
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import secrets
 import time
@@ -28,6 +36,7 @@ from typing import Final, Protocol
 from redis.asyncio import Redis
 from starlette.requests import HTTPConnection
 
+from kabes.server import proxies
 from kabes.server.protocol import ErrorCode, Refused
 
 
@@ -46,7 +55,13 @@ class Limit:
 GUESTS: Final = Limit("guests", 10, 60.0, "new guests a minute from one address")
 TABLES: Final = Limit("tables", 10, 60.0, "new tables a minute from one player")
 LINK_CODES: Final = Limit("links", 10, 60.0, "link codes tried a minute from one address")
-"""For ``POST /api/link`` (PROTOCOL.md's linking, not served yet): :meth:`Limits.link_code`."""
+"""For ``POST /api/link``: :meth:`Limits.link_code`."""
+NETWORK_LINK_CODES: Final = Limit("links64", 20, 60.0,
+                                  "link codes tried a minute from one IPv6 /64 network")
+WRONG_LINK_CODES: Final = Limit("wronglinks", 100, 60.0,
+                                "wrong link codes a minute from everyone together")
+EVERYONE: Final = "all"
+"""The key of a limit counted for the whole server."""
 MAX_KEYS: Final = 100_000
 """Keys an in-process counter keeps at most (about 10 MB); past it the least recently used
 go first, so memory stays bounded however many addresses a flood comes from."""
@@ -65,9 +80,14 @@ class SlowDown(Refused):
 class Counter(Protocol):
     """Where the logs are kept."""
 
-    async def hit(self, limit: Limit, key: str) -> float:
+    async def hit(self, limit: Limit, key: str, mark: str = "") -> float:
         """Count one request under ``key`` if ``limit`` lets it through: 0 then, else the
-        seconds until it would (nothing is counted)."""
+        seconds until it would (nothing is counted). ``mark``: a name for this request,
+        unique within the key, by which :meth:`unhit` takes it back."""
+        ...
+
+    async def unhit(self, limit: Limit, key: str, mark: str) -> None:
+        """Take back the request counted with ``mark`` (nothing if it is gone)."""
         ...
 
 
@@ -79,35 +99,45 @@ class LocalCounter:
                  max_keys: int = MAX_KEYS) -> None:
         self._clock = clock
         self._max_keys = max_keys
-        self._logs: dict[tuple[str, str], tuple[float, deque[float]]] = {}
+        self._logs: dict[tuple[str, str], tuple[float, deque[tuple[float, str]]]] = {}
+        """Each key's window and its requests' (moment, mark), oldest first."""
 
     def __len__(self) -> int:
         return len(self._logs)
 
-    async def hit(self, limit: Limit, key: str) -> float:
+    async def hit(self, limit: Limit, key: str, mark: str = "") -> float:
         """See :meth:`Counter.hit`."""
         now = self._clock()
         self._forget(now)
         entry = self._logs.pop((limit.name, key), None)
-        times = deque[float]() if entry is None else entry[1]
-        while times and now - times[0] >= limit.seconds:
+        times = deque[tuple[float, str]]() if entry is None else entry[1]
+        while times and now - times[0][0] >= limit.seconds:
             times.popleft()
         wait = 0.0
         if len(times) >= limit.most:
-            wait = times[0] + limit.seconds - now
+            wait = times[0][0] + limit.seconds - now
         else:
-            times.append(now)
+            times.append((now, mark))
         self._logs[limit.name, key] = (limit.seconds, times)
         while len(self._logs) > self._max_keys:
             del self._logs[next(iter(self._logs))]
         return wait
+
+    async def unhit(self, limit: Limit, key: str, mark: str) -> None:
+        """See :meth:`Counter.unhit`."""
+        entry = self._logs.get((limit.name, key))
+        if entry is not None:
+            for each in entry[1]:
+                if each[1] == mark:
+                    entry[1].remove(each)
+                    return
 
     def _forget(self, now: float) -> None:
         """Drop the least recently used keys whose every request is older than a window."""
         while self._logs:
             first = next(iter(self._logs))
             seconds, times = self._logs[first]
-            if times and now - times[-1] < seconds:
+            if times and now - times[-1][0] < seconds:
                 return
             del self._logs[first]
 
@@ -121,12 +151,14 @@ if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
   local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
   return math.max(1, tonumber(oldest[2]) + window - ms)
 end
-redis.call('ZADD', KEYS[1], ms, ms .. ':' .. ARGV[3])
+redis.call('ZADD', KEYS[1], ms, ARGV[3])
 redis.call('PEXPIRE', KEYS[1], window)
 return 0
 """
-"""One hit on a sliding log kept as a sorted set of millisecond times: the milliseconds to
-wait, or 0 (counted). Redis's clock, so processes whose clocks differ count alike."""
+"""One hit on a sliding log kept as a sorted set of requests (ARGV[3], a random mark) scored
+by their millisecond times: the milliseconds to wait, or 0 (counted). Redis's clock, so
+processes whose clocks differ count alike; check and count are one script, so two processes
+cannot both take the last place."""
 
 
 class RedisCounter:
@@ -134,14 +166,32 @@ class RedisCounter:
 
     def __init__(self, redis: Redis, prefix: str) -> None:
         self._script = redis.register_script(_SLIDING)
+        self._redis = redis
         self._prefix = prefix
 
-    async def hit(self, limit: Limit, key: str) -> float:
+    async def hit(self, limit: Limit, key: str, mark: str = "") -> float:
         """See :meth:`Counter.hit`; RedisError if Redis cannot be reached (503)."""
         wait = await self._script(
-            keys=[f"{self._prefix}limit:{limit.name}:{key}"],
-            args=[max(1, round(limit.seconds * 1000)), limit.most, secrets.token_hex(4)])
+            keys=[self._key(limit, key)],
+            args=[max(1, round(limit.seconds * 1000)), limit.most,
+                  mark or secrets.token_hex(8)])
         return int(wait) / 1000
+
+    async def unhit(self, limit: Limit, key: str, mark: str) -> None:
+        """See :meth:`Counter.unhit`."""
+        await self._redis.zrem(self._key(limit, key), mark)
+
+    def _key(self, limit: Limit, key: str) -> str:
+        return f"{self._prefix}limit:{limit.name}:{key}"
+
+
+@dataclass(frozen=True, slots=True)
+class LinkTry:
+    """A link code's try as counted: its place among the wrong codes, given back if the code
+    was right (:meth:`Limits.linked`)."""
+
+    mark: str | None
+    """None when nothing was counted (``--rate-limits off``)."""
 
 
 class Limits:
@@ -150,12 +200,16 @@ class Limits:
     counted."""
 
     def __init__(self, counter: Counter | None, guests: int = GUESTS.most,
-                 tables: int = TABLES.most, link_codes: int = LINK_CODES.most) -> None:
+                 tables: int = TABLES.most, link_codes: int = LINK_CODES.most,
+                 link_networks: int = NETWORK_LINK_CODES.most,
+                 wrong_link_codes: int = WRONG_LINK_CODES.most) -> None:
         self.counter = counter
         self.guests = replace(GUESTS, most=guests)
         self.tables = replace(TABLES, most=tables)
         self.link_codes = replace(LINK_CODES, most=link_codes)
-        """Each limit with the count ``kabes serve`` was given (10 a minute by default)."""
+        self.link_networks = replace(NETWORK_LINK_CODES, most=link_networks)
+        self.wrong_link_codes = replace(WRONG_LINK_CODES, most=wrong_link_codes)
+        """Each limit with the count ``kabes serve`` was given."""
 
     async def check(self, limit: Limit, key: str) -> None:
         """Count a request under ``key``, or refuse it."""
@@ -173,12 +227,55 @@ class Limits:
         """``POST /api/tables``: per player."""
         await self.check(self.tables, str(player))
 
-    async def link_code(self, request: HTTPConnection) -> None:
-        """A link code tried (``POST /api/link``, to come): per client address, so that
-        nobody guesses another's code."""
-        await self.check(self.link_codes, address(request))
+    async def link_code(self, request: HTTPConnection) -> LinkTry:
+        """A link code about to be tried (``POST /api/link``), counted per client address,
+        per IPv6 /64 and among the server's wrong codes, before it is read: a refusal by
+        any of them gives back what the others counted (a refused try is not counted).
+
+        The try takes its place among the wrong codes *before* the code is looked up, and
+        gives it back (:meth:`linked`) only once it linked: were wrong codes counted after
+        the lookup, every try in flight at that moment (any number, from other sockets or
+        processes) would be looked up past the 100. Each hit checks and counts in one step
+        (no await between them in memory, one script in Redis), so no two tries take the
+        last place."""
+        if self.counter is None:
+            return LinkTry(None)
+        who = address(request)
+        counts = [(self.link_codes, who), (self.link_networks, network(who)),
+                  (self.wrong_link_codes, EVERYONE)]
+        taken: list[tuple[Limit, str]] = []
+        mark = secrets.token_hex(8)
+        try:
+            for limit, key in counts:
+                if key is None:
+                    continue
+                wait = await self.counter.hit(limit, key, mark)
+                if wait > 0:
+                    raise SlowDown(limit, wait)
+                taken.append((limit, key))
+        except SlowDown:
+            for limit, key in taken:
+                await self.counter.unhit(limit, key, mark)
+            raise
+        return LinkTry(mark)
+
+    async def linked(self, tried: LinkTry) -> None:
+        """The code ``tried`` was right: it is not a wrong code (it still counts against its
+        address and network)."""
+        if self.counter is not None and tried.mark is not None:
+            await self.counter.unhit(self.wrong_link_codes, EVERYONE, tried.mark)
 
 
 def address(request: HTTPConnection) -> str:
-    """The client's address (uvicorn puts a trusted proxy's ``X-Forwarded-For`` there)."""
+    """The client's address, canonical (kabes.server.proxies puts there the client a
+    trusted proxy names)."""
     return "unknown" if request.client is None else request.client.host
+
+
+def network(client: str) -> str | None:
+    """The IPv6 /64 that ``client`` is in (``2001:db8:1:2::/64``); None for an IPv4
+    address or anything else, which is counted by its address alone."""
+    found = proxies.address(client)
+    if not isinstance(found, ipaddress.IPv6Address):
+        return None
+    return str(ipaddress.IPv6Network((found, 64), strict=False))

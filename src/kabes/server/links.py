@@ -23,10 +23,10 @@ import hashlib
 import secrets
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from kabes.server.schema import link_codes, player_tokens
-from kabes.server.store import token_hash
+from kabes.server.schema import link_codes, player_tokens, players
+from kabes.server.store import token_hash, token_player
 
 LINK_SECONDS = 300
 """How long a link code works."""
@@ -51,13 +51,17 @@ class LinkCodes:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
 
-    async def make(self, player: int, now: float) -> str:
-        """A new code for ``player``, alive until ``now + LINK_SECONDS``; the player's older
-        code (and every expired one) stops working."""
+    async def make(self, token: str, now: float) -> str | None:
+        """A new code for ``token``'s player, alive until ``now + LINK_SECONDS``; the
+        player's older code (and every expired one) stops working. None if the token is
+        unknown, or was ended while the code was being made (see :meth:`use`)."""
         for _ in range(TRIES):
             code = f"{secrets.randbelow(10 ** DIGITS):0{DIGITS}d}"
             try:
                 async with self.engine.begin() as conn:
+                    player = await token_player(conn, token)
+                    if player is None or not await _hold(conn, player, token):
+                        return None
                     await conn.execute(link_codes.delete().where(
                         (link_codes.c.player == player) | (link_codes.c.expires_at <= now)))
                     await conn.execute(link_codes.insert().values(
@@ -70,12 +74,26 @@ class LinkCodes:
 
     async def use(self, code: str, token: str, now: float) -> int | None:
         """Use ``code`` once: the player it was made for, who from now on is also reached by
-        ``token``; None for a code that is wrong, used or expired."""
+        ``token``; None for a code that is wrong, used or expired.
+
+        Races with a logout everywhere (Store.revoke_everywhere): making and using a code
+        lock the player's row before they touch a code, as the logout does before it
+        deletes the player's tokens and code, so the two happen one after the other, always
+        in the same order of locks (no deadlock); whichever comes second sees what the first
+        committed. Reading the code's player first takes no lock."""
         async with self.engine.begin() as conn:
+            owner = (await conn.execute(
+                sa.select(link_codes.c.player)
+                .where(link_codes.c.code_hash == code_hash(code))
+                .where(link_codes.c.expires_at > now))).scalar()
+            if owner is None:
+                return None
+            await _lock(conn, int(owner))
             player = (await conn.execute(
                 link_codes.delete()
                 .where(link_codes.c.code_hash == code_hash(code))
                 .where(link_codes.c.expires_at > now)
+                .where(link_codes.c.player == owner)
                 .returning(link_codes.c.player)
             )).scalar()
             if player is None:
@@ -83,3 +101,18 @@ class LinkCodes:
             await conn.execute(player_tokens.insert().values(
                 token_hash=token_hash(token), player=int(player), created_at=now))
         return int(player)
+
+
+async def _lock(conn: AsyncConnection, player: int) -> None:
+    """Hold ``player``'s row until the transaction ends: a write that changes nothing (a row
+    lock in PostgreSQL; in SQLite, the first write of a transaction takes the one writer's
+    lock)."""
+    await conn.execute(players.update().where(players.c.id == player)
+                       .values(name=players.c.name))
+
+
+async def _hold(conn: AsyncConnection, player: int, token: str) -> bool:
+    """Lock ``player``'s row, then whether ``token`` is still the player's (a logout
+    everywhere that committed meanwhile ended it)."""
+    await _lock(conn, player)
+    return await token_player(conn, token) == player

@@ -29,7 +29,7 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from kabes.server.commits import Pending, write
 from kabes.server.effects import Effect
@@ -37,6 +37,7 @@ from kabes.server.metrics import Metrics
 from kabes.server.rankings import RANKED_AFTER_HANDS
 from kabes.server.schema import (
     lesson_progress,
+    link_codes,
     match_players,
     matches,
     player_tokens,
@@ -61,6 +62,17 @@ SERVER_ID = "local"
 STALE_SERVERS = 86_400.0
 """Seconds after which a server's heartbeat row is forgotten (see :meth:`Store.forget_servers`)."""
 
+
+
+async def token_player(conn: AsyncConnection, token: str) -> int | None:
+    """The id of the player holding ``token`` (its first or a linked device's), read on
+    ``conn`` (inside the caller's transaction), or None."""
+    hashed = token_hash(token)
+    found = (await conn.execute(
+        sa.select(players.c.id).where(players.c.token_hash == hashed)
+        .union_all(sa.select(player_tokens.c.player)
+                   .where(player_tokens.c.token_hash == hashed)))).first()
+    return None if found is None else int(found[0])
 
 
 def token_hash(token: str) -> str:
@@ -260,6 +272,27 @@ class Store:
             linked = await conn.execute(  # a linked device's token (kabes.server.links)
                 player_tokens.delete().where(player_tokens.c.token_hash == token_hash(token)))
         return bool(result.rowcount or linked.rowcount)
+
+    async def revoke_everywhere(self, token: str) -> bool:
+        """End every token of ``token``'s player (``POST /api/me/logout`` with
+        ``everywhere``): its first one, every linked device's, and its live link code, so
+        that a stolen token cannot link itself again. False if the token was unknown.
+
+        Races: the player's row is written first, so it stays locked (PostgreSQL's row
+        lock; SQLite's single writer) until this commits. Making a code and using one
+        (kabes.server.links) lock the same row first too: one of them waiting here finds,
+        once this committed, the token ended (no code is made) or the code gone (no token
+        is given); one that went first has committed its code or token, which the
+        deletes below, run after the lock, then see."""
+        async with self.engine.begin() as conn:
+            player = await token_player(conn, token)
+            if player is None:
+                return False
+            await conn.execute(players.update().where(players.c.id == player)
+                               .values(token_hash="revoked:" + os.urandom(24).hex()))
+            await conn.execute(player_tokens.delete().where(player_tokens.c.player == player))
+            await conn.execute(link_codes.delete().where(link_codes.c.player == player))
+        return True
 
     async def player_by_token(self, token: str) -> tuple[int, str] | None:
         """The (id, name) holding ``token`` (its first, or a linked device's), or None."""
