@@ -1,23 +1,28 @@
-"""Swiss pairing: by points, never the same opponents twice while another pairing exists, an
-entrant left over given a bye (a point), never twice while someone without one is left.
+"""Swiss pairing: by points, never the same opponents twice while another pairing exists (as
+far as a bounded search can tell), an entrant left over given a bye (a point), never twice
+while someone without one is left.
 
-Entrants are ordered by points (then by number) and grouped into tables of ``sides``
-entrants by a depth-first search over that order: the first entrant not yet seated takes the
-nearest entrants below it that it (and they, among themselves) have not met, and the search
-backs up when the rest cannot be seated. It looks first for a round with no repeated meeting,
-under each allowed choice of byes in turn, and allows repeats only when it finds none (then
-as few as it can find, doubling the allowance). The byes go to the entrants with the fewest
-byes, the lowest placed first.
+Entrants are ordered by points (then by number). The byes go to the entrants with the
+fewest byes, the lowest placed first. The rest are grouped into tables of ``sides`` in two
+steps, the second only when the first leaves a repeated meeting:
+
+1. Quick (:func:`_greedy`, :func:`_repair`): each table's first entrant is the first not
+   seated; each other seat goes to the nearest entrant below (of the next :data:`WINDOW`)
+   it adds the fewest repeats with; then two entrants of different tables swap, the nearest
+   tables first, wherever that lowers the two tables' repeats. Nearly every round of every
+   field ends here with no repeat, in a few milliseconds.
+2. Search (:func:`_group`): depth-first over the same order, the first entrant not seated
+   taking the nearest entrants below it that it (and they, among themselves) have not met,
+   backing up when the rest cannot be seated; under each allowed choice of byes in turn,
+   then allowing repeats (doubling the allowance) while that beats the quick grouping.
 
 Bounded, whatever the field (PROTOCOL.md, "Tournaments are bounded": a round of 256 entrants
 pairs in well under a second at any seat count): the choices of byes are generated one at a
 time, never listed (47 entrants at 8-seat tables leave 7 byes: 63 million sets, of which the
-first is nearly always the one kept), and the whole round's search is given
-:data:`SEARCH_STEPS` candidate seats to look at. Within them the search is exact, which is
-every tournament a club plays; past them the round is grouped greedily (:func:`_greedy`):
-each table's first entrant takes, for each seat, the nearest entrant it adds the fewest
-repeated meetings with, so the round has repeats only where the search ran out, next to
-entrants of near scores.
+first is nearly always the one kept); the swaps weighed are at most :data:`REPAIR_STEPS` and
+the search's candidate seats :data:`SEARCH_STEPS`, every choice of byes and allowance
+together. Within them the search is exact, which covers the small fields where a repeat
+is hard to avoid; past them the quick grouping stands.
 """
 
 from __future__ import annotations
