@@ -1123,7 +1123,8 @@ def tournament_lines(args: argparse.Namespace, folder: Path) -> list[str]:
     by the bench's clients on a real server; its line, details, and the fastline rate."""
     from tournament_load import tournament
 
-    args.serve_extra = ["--pause-seconds", "0", "--tournament-wait-seconds", "60"]
+    args.serve_extra = ["--pause-seconds", "0", "--tournament-wait-seconds", "60",
+                        "--tournament-max-entrants", str(max(2, args.entrants))]
     low, high = (float(x) for x in args.tournament_think.split(","))
     server = Server(args, folder, "tournament")
     try:

@@ -39,6 +39,7 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "pause_seconds": ("0", 0.0),
     "abandon_seconds": ("90", 90.0),
     "tournament_wait_seconds": ("15", 15.0),
+    "tournament_max_entrants": ("64", 64),
     "seat_sockets": ("2", 2),
     "computer_delay": ("0.25", 0.25),
     "expert_budget": ("0.05", 0.05),

@@ -195,6 +195,8 @@ def serve(
     abandon_seconds: Annotated[float, _setting("abandon_seconds")] = SERVE.abandon_seconds,
     tournament_wait_seconds: Annotated[
         float, _setting("tournament_wait_seconds")] = SERVE.tournament_wait_seconds,
+    tournament_max_entrants: Annotated[
+        int, _setting("tournament_max_entrants")] = SERVE.tournament_max_entrants,
     seat_sockets: Annotated[int, _setting("seat_sockets")] = SERVE.seat_sockets,
     computer_delay: Annotated[float, _setting("computer_delay")] = SERVE.computer_delay,
     expert_budget: Annotated[float, _setting("expert_budget")] = SERVE.expert_budget,

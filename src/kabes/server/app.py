@@ -138,7 +138,8 @@ def create_app(
     _errors(app)
     _api(app, services)
     lesson_routes(app, services.store)
-    app.state.tournament_rounds = tournament_routes(app, services.store, services.hub)
+    app.state.tournament_rounds = tournament_routes(app, services.store, services.hub,
+                                                    services.limits)
     link_routes(app, services.store, services.clock, services.limits)
     lobby_routes(app, services.store, lobby)
     app.state.lobby = lobby

@@ -43,6 +43,8 @@ class Settings:
     tournament_wait_seconds: float = 60.0
     """Seconds after a round began that its tables start even with people absent (the
     tournament runner writes each table's start time into its ``created`` entry)."""
+    tournament_max_entrants: int = 256
+    """Entrants a tournament takes at most (its next ``enter`` is ``tournament_full``)."""
     seat_sockets: int = 4
     """Sockets a seat may hold at once; a new one beyond closes the seat's oldest."""
     computer_delay: float = 1.0
@@ -164,6 +166,9 @@ class ServerConfig:
     tournament_wait_seconds: float = setting(
         TABLE.tournament_wait_seconds, "Seconds after a tournament round began that its "
         "tables start even with people absent.", minimum=0.0)
+    tournament_max_entrants: int = setting(
+        TABLE.tournament_max_entrants, "Entrants a tournament takes at most; the next enter "
+        "is refused 409 tournament_full.", minimum=2)
     seat_sockets: int = setting(
         TABLE.seat_sockets, "Sockets one seat may hold at once; one more closes the seat's "
         "oldest.", minimum=1)
@@ -283,6 +288,7 @@ class ServerConfig:
             pause_seconds=self.pause_seconds,
             abandon_seconds=self.abandon_seconds,
             tournament_wait_seconds=self.tournament_wait_seconds,
+            tournament_max_entrants=self.tournament_max_entrants,
             seat_sockets=self.seat_sockets,
             computer_delay=self.computer_delay,
             expert_budget=self.expert_budget,

@@ -58,6 +58,8 @@ class ErrorCode(StrEnum):
     not take a seat there again."""
     TOO_MANY_SOCKETS = "too_many_sockets"
     """An addition: a seat opened a socket beyond its cap; its oldest is closed (4409)."""
+    TOURNAMENT_FULL = "tournament_full"
+    """``enter`` of a tournament that has ``--tournament-max-entrants`` entrants."""
 
 
 HTTP_STATUS: Final[Mapping[ErrorCode, int]] = {
@@ -69,6 +71,7 @@ HTTP_STATUS: Final[Mapping[ErrorCode, int]] = {
     ErrorCode.NO_HINTS: 409, ErrorCode.SLOW_DOWN: 429, ErrorCode.UNAVAILABLE: 503,
     ErrorCode.BAD_STEP: 400, ErrorCode.BAD_LANGUAGE: 400,
     ErrorCode.REMOVED: 403, ErrorCode.TOO_MANY_SOCKETS: 409,
+    ErrorCode.TOURNAMENT_FULL: 409,
 }
 """The HTTP status each code is answered with."""
 

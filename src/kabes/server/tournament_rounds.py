@@ -25,21 +25,18 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable
 from typing import Any
 
 from kabes.server.hub import CODE_ALPHABET, CODE_LENGTH, Hub
 from kabes.server.protocol import NewTable
 from kabes.server.store import Store
-from kabes.server.tournament_service import Tournaments, paired
+from kabes.server.tournament_service import Decision, Tournaments, pair_off_loop, paired
 from kabes.server.tournament_store import Entries
 from kabes.tournaments.results import result_of, seat_order
 from kabes.tournaments.state import TournamentState
 
 log = logging.getLogger("kabes.tournaments")
-
-Decision = Callable[[TournamentState], Entries]
-"""What to keep, decided on the tournament as the store has it (see Tournaments.change)."""
 
 SWEEP_SECONDS = 3.0
 """How often every running tournament is looked at, whether or not something was told."""
@@ -146,6 +143,7 @@ class RoundRunner:
         """Open (or finish opening) round ``number``'s tables and keep their codes."""
         unopened = [i for i, code in enumerate(state.tables[number - 1]) if code is None]
         if not unopened:
+            self._paired_here.discard((state.id, number))  # kept no longer than needed
             return
         mine = (state.id, number) in self._paired_here
         if not mine and self.service.now() < state.began[number - 1] + OPEN_GRACE:
@@ -259,13 +257,16 @@ def _next(number: int, won: list[bool], at: float) -> Decision:
     """The decision to pair round ``number + 1`` (or end the tournament) once round
     ``number`` is over; ``won`` gets, at each deciding, whether it paired (the last one
     counts: it is the one kept)."""
-    def decide(state: TournamentState) -> Entries:
+    def decide(state: TournamentState) -> Entries | Awaitable[Entries]:
         won.append(False)
         if state.status != "running" or len(state.played) != number:
             return []
         if not state.played[-1].over:
             return []
-        nxt = state.next_round()
+        return pair(state)
+
+    async def pair(state: TournamentState) -> Entries:
+        nxt = await pair_off_loop(state)  # in a thread: the tables play on meanwhile
         if nxt is None:
             return [("over", {})]
         won[-1] = True

@@ -18,10 +18,19 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from kabes.server.schema import matches, tournament_events, tournament_rounds, tournaments
+from kabes.server.schema import (
+    matches,
+    players,
+    tournament_events,
+    tournament_rounds,
+    tournaments,
+)
 from kabes.server.store import Store
 
 Entries = list[tuple[str, dict[str, Any]]]
+MAX_PLAYER = 2**31 - 1
+"""The largest player id a store can hold (PostgreSQL's ``integer``): a number past it is
+no player, answered without asking the database (which would refuse to compare it)."""
 RECORDS_AT_ONCE = 400
 """Table codes asked for in one query (under every database's limit of parameters)."""
 
@@ -86,6 +95,16 @@ class TournamentStore:
                                    .values(status=status, updated_at=now))
         except IntegrityError:
             raise Conflict(tournament) from None
+
+    async def is_player(self, player: int) -> bool:
+        """Whether ``player`` is a player's id (any integer may be asked: 10**30 is no
+        player, never an error)."""
+        if not 0 < player <= MAX_PLAYER:
+            return False
+        async with self.store.engine.connect() as conn:
+            row = (await conn.execute(
+                sa.select(players.c.id).where(players.c.id == player))).first()
+        return row is not None
 
     async def public(self, limit: int = 100) -> list[str]:
         """The public tournaments open or running, newest first."""

@@ -12,6 +12,7 @@ from fastapi import FastAPI, Request
 
 from kabes.server.http_input import bearer_token, read_body
 from kabes.server.hub import Hub
+from kabes.server.limits import Limits
 from kabes.server.new_tables import unknown_variant
 from kabes.server.protocol import (
     BadInput,
@@ -25,10 +26,11 @@ from kabes.server.tournament_rounds import RoundRunner
 from kabes.server.tournament_service import Tournaments
 
 
-def tournament_routes(app: FastAPI, store: Store, hub: Hub) -> RoundRunner:
+def tournament_routes(app: FastAPI, store: Store, hub: Hub, limits: Limits) -> RoundRunner:
     """Add the tournament routes to ``app``; the runner of their rounds (started and stopped
-    with the server)."""
-    service = Tournaments(store, hub.clock.now)
+    with the server). Creating a tournament counts against ``limits`` as opening a table
+    does (each round opens tables, and each tournament is a log in the store)."""
+    service = Tournaments(store, hub.clock.now, hub.settings.tournament_max_entrants)
     runner = RoundRunner(service, hub, store)
 
     async def who(request: Request) -> tuple[int, str]:
@@ -46,6 +48,7 @@ def tournament_routes(app: FastAPI, store: Store, hub: Hub) -> RoundRunner:
         except BadInput as err:
             raise (unknown_variant(err.message) if err.code == ErrorCode.BAD_VARIANT
                    else err) from None
+        await limits.table(player)
         return (await service.create(player, name, body)).document()
 
     @app.get("/api/tournaments", tags=["tournaments"])

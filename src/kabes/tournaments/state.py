@@ -9,11 +9,12 @@ paired never changes, whatever the pairing rules would say on a later reading.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from kabes.rules import get_rules
-from kabes.tournaments.entrants import Entry, form_entrants
+from kabes.tournaments.entrants import Entry, Roster
 from kabes.tournaments.formats import sides_per_table
 from kabes.tournaments.knockout import knockout_round, knockout_rounds, still_in
 from kabes.tournaments.model import Pairing, Result, Round
@@ -36,9 +37,8 @@ class TournamentState:
     host: int = 0
     status: str = "open"
     names: dict[int, str] = field(default_factory=dict)
-    entries: list[Entry] = field(default_factory=list)
-    entrants: list[tuple[int, ...]] = field(default_factory=list)
-    """Frozen at the start: every entrant, entrant n at index n - 1."""
+    roster: Roster = field(default_factory=lambda: Roster(False))
+    """The entries folded so far (each in constant time: kabes.tournaments.entrants)."""
     played: list[Round] = field(default_factory=list)
     tables: list[list[str | None]] = field(default_factory=list)
     """Each round's table codes, in the order of its pairings (None until opened)."""
@@ -62,10 +62,10 @@ class TournamentState:
             self.public = bool(data.get("public", False))
             self.host = data["host"]
             self.names[self.host] = data["name"]
+            self.roster = Roster(self.teams)
         elif kind == "entered":
             self.names[data["player"]] = data["name"]
-            self.entries.append(Entry(data["player"], data.get("partner")))
-            self.entrants = form_entrants(self.entries, self.teams)
+            self.roster.add(Entry(data["player"], data.get("partner")))
         elif kind == "started":
             self.status = "running"
         elif kind == "paired":
@@ -99,6 +99,12 @@ class TournamentState:
     # What it is ------------------------------------------------------------------------
 
     @property
+    def entrants(self) -> list[tuple[int, ...]]:
+        """Every entrant, entrant n at index n - 1 (frozen at the start: nobody enters a
+        tournament begun)."""
+        return self.roster.entrants
+
+    @property
     def teams(self) -> bool:
         """Whether entrants are pairs (the variant's ``Rules.teams``)."""
         return get_rules(self.variant).teams
@@ -120,10 +126,7 @@ class TournamentState:
 
     def entrant_of(self, player: int) -> int | None:
         """The number of the entrant ``player`` belongs to, or None."""
-        for number, members in enumerate(self.entrants, start=1):
-            if player in members:
-                return number
-        return None
+        return self.roster.number.get(player)
 
     def total_rounds(self) -> int | None:
         """How many rounds are played: Swiss as asked, the others from the entrants' count
@@ -137,19 +140,31 @@ class TournamentState:
             count)
 
     def next_round(self) -> Round | None:
-        """The next round to pair (the current one must be over), or None if the last round
-        has been played."""
-        number = len(self.played) + 1
-        total = self.total_rounds() or 0
-        if number > total:
-            return None
-        if self.format == "round_robin":
-            return round_robin_round(self.numbers, number)
-        if self.format == "knockout":
-            if len(still_in(self.numbers, self.played)) < 2:
+        """The next round to pair (the current one must be over, or the tournament just
+        starting), or None if the last round has been played."""
+        return self.pairing()()
+
+    def pairing(self) -> Callable[[], Round | None]:
+        """:meth:`next_round` as a function of what it needs, read now: it may be run in
+        another thread (off the event loop) while this state folds new entries, and still
+        pairs the tournament as it was when asked."""
+        numbers, played, sides, form = self.numbers, list(self.played), self.sides, self.format
+        count = len(numbers)
+        total = (self.swiss_rounds or 0) if form == "swiss" else (
+            round_robin_rounds(count) if form == "round_robin" else knockout_rounds(count))
+
+        def pair() -> Round | None:
+            number = len(played) + 1
+            if number > total:
                 return None
-            return knockout_round(self.numbers, self.played)
-        return swiss_round(self.numbers, self.played, self.sides)
+            if form == "round_robin":
+                return round_robin_round(numbers, number)
+            if form == "knockout":
+                if len(still_in(numbers, played)) < 2:
+                    return None
+                return knockout_round(numbers, played)
+            return swiss_round(numbers, played, sides)
+        return pair
 
     def standings(self) -> list[Standing]:
         """The standings so far, best first."""
@@ -194,19 +209,8 @@ class TournamentState:
                           "names": [self.names.get(p, "") for p in members]}
                          for n, members in enumerate(self.entrants, start=1)],
             "waiting": [{"player": e.player, "name": self.names.get(e.player, ""),
-                         "partner": e.partner} for e in self._unpaired()],
+                         "partner": e.partner} for e in self.roster.waiting()],
             "round": len(self.played), "pairings": pairings,
             "standings": [line.document() for line in self.standings()],
             "winner": self.winner(),
         }
-
-    def _unpaired(self) -> list[Entry]:
-        """Entries of a team variant not yet in a pair (the last entry of each player)."""
-        if not self.teams:
-            return []
-        paired = {p for members in self.entrants for p in members}
-        last: dict[int, Entry] = {}
-        for entry in self.entries:
-            if entry.player not in paired:
-                last[entry.player] = entry
-        return list(last.values())
