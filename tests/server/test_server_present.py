@@ -166,3 +166,21 @@ async def test_the_freeing_survives_a_restart(tmp_path: Path) -> None:
         assert found["seats"][0] is not None
         reply = await server.http.post(f"/api/tables/{code}/join", headers=auth(squatter))
         assert reply.status_code == 200 and reply.json()["seat"] == 1
+
+
+async def test_the_lobby_lists_tables_whose_people_are_here_first(server: Server) -> None:
+    tokens = [(await server.guest(f"Moun {n}"))[1] for n in range(5)]
+    squatted = (await server.open_table(tokens[0], variant="partnership", public=True))["code"]
+    for token in tokens[1:3]:  # three seats taken over HTTP, nobody there
+        await server.join(token, squatted)
+    await server.advance(1)
+    played = (await server.open_table(tokens[3], variant="partnership", public=True))["code"]
+    await server.join(tokens[4], played)
+    for token in tokens[3:5]:
+        await server.connect(played, token)
+    await server.advance(1.5)  # past the lobby's kept answer
+    waiting = (await server.http.get("/api/lobby")).json()["waiting"]
+    assert [t["code"] for t in waiting] == [played, squatted]
+    quick = await server.http.post("/api/quick", headers=auth((await server.guest("Jan"))[1]),
+                                   json={"variant": "partnership"})
+    assert quick.json()["table"]["code"] == played
