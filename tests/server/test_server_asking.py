@@ -10,15 +10,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import secrets
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
+import httpx
 import pytest
+from clusters import RedisSpace, nodes, redis_fixture  # noqa: F401 (the fixture)
 from harness import Server, auth, running
 from stores import Backend, backend_fixture, db_url_fixture  # noqa: F401
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+from wsclient import guest
 
 from kabes.server.hub import CODE_ALPHABET, CODE_LENGTH
 
@@ -125,3 +131,48 @@ async def test_unknown_codes_store_write_and_keep_nothing(
     assert hub.tables == tables and not hub._loading
     # The one table there is still answers.
     assert (await server.http.get(f"/api/tables/{known}")).status_code == 200
+
+
+async def test_unknown_codes_with_many_processes_write_nothing(
+    tmp_path: Path, redis_space: RedisSpace,
+) -> None:
+    async with nodes(tmp_path, 2, redis_space) as group:
+        url = group[0].db.replace("postgresql+asyncpg://", "postgresql://")
+        async with httpx.AsyncClient(base_url=group[0].base, trust_env=False) as http:
+            _, token = await guest(http, "Jean")
+        pg = await asyncpg.connect(url)
+        try:
+            before = {t: int(await pg.fetchval(f"SELECT count(*) FROM {t}")) for t in COUNTED}
+            async with pg.transaction():  # every write to tables waits meanwhile
+                await pg.execute("LOCK TABLE tables IN EXCLUSIVE MODE")
+                for n in range(ASKED // 4):
+                    node = group[n % 2]
+                    await asyncio.wait_for(ask_over_tcp(node.base, token), PROMPT)
+            after = {t: int(await pg.fetchval(f"SELECT count(*) FROM {t}")) for t in COUNTED}
+        finally:
+            await pg.close()
+        assert after == before
+        client = redis_space.client()
+        try:  # no lease was taken (nor left behind)
+            assert [k async for k in client.scan_iter(match=f"{redis_space.prefix}lease:*")] == []
+        finally:
+            await client.aclose()
+
+
+async def ask_over_tcp(base: str, token: str) -> None:
+    """:func:`ask_everything`, against a real process."""
+    code = unknown()
+    async with httpx.AsyncClient(base_url=base, trust_env=False) as http:
+        for path in (f"/api/tables/{code}", f"/api/tables/{code}/record"):
+            reply = await http.get(path)
+            assert reply.status_code == 404 and reply.json()["code"] == "not_found", reply.text
+        reply = await http.post(f"/api/tables/{code}/join", headers=auth(token))
+        assert reply.status_code == 404, reply.text
+    ws_url = base.replace("http://", "ws://") + f"/api/tables/{code}/ws"
+    for hello in ({"type": "hello", "watch": True}, {"type": "hello", "token": token}):
+        async with connect(ws_url, proxy=None, open_timeout=PROMPT) as ws:
+            await ws.send(json.dumps(hello))
+            with contextlib.suppress(ConnectionClosed):
+                async for _ in ws:
+                    pass
+            assert ws.close_code == 4404
