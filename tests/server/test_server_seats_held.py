@@ -1,21 +1,25 @@
 """Seats held at once (PROTOCOL.md, "Safe for strangers"): a player holds at most 3 seats at
 tables waiting to start, opened or joined; the 4th ``POST /api/tables``, ``join`` or
 ``quick`` is 409 ``too_many_tables``. Tested over HTTP on both stores, with joins made at the
-same moment (the check and the seat it guards taken in one statement of the store), and the
-store's count checked directly under many simultaneous takes (hypothesis)."""
+same moment (the check and the seat it guards taken in one statement of the store), on two
+``--redis`` processes at once, and the store's count checked directly under many
+simultaneous takes (hypothesis)."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import httpx
 import pytest
+from clusters import RedisSpace, nodes, redis_fixture  # noqa: F401 (the fixture)
 from harness import Server, auth, running
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from stores import Backend, backend_fixture, db_url_fixture, store_fixture  # noqa: F401
+from wsclient import guest
 
 from kabes.server.config import Edge
 from kabes.server.seat_holds import MOST_WAITING, SeatHolds
@@ -171,3 +175,29 @@ async def test_stray_seats_of_tables_never_made_are_swept(store: Store) -> None:
     await holds.sweep(older_than=-1)
     assert await holds.held(player) == []
 
+
+async def test_joins_at_once_on_two_processes_take_one_seat(
+    tmp_path: Path, redis_space: RedisSpace,
+) -> None:
+    async with (nodes(tmp_path, 2, redis_space) as (a, b),
+                httpx.AsyncClient(base_url=a.base, trust_env=False) as on_a,
+                httpx.AsyncClient(base_url=b.base, trust_env=False) as on_b):
+        _, token = await guest(on_a, "Jean")
+        codes = []
+        for n, http in enumerate((on_a, on_a, on_a, on_b, on_b, on_b)):
+            _, host = await guest(http, f"Hôte {n}")
+            reply = await http.post("/api/tables", headers=auth(host), json={
+                "variant": "haitian", "players": 3, "public": True})
+            codes.append(reply.json()["code"])  # owned by the process that opened it
+        for code in (codes[0], codes[3]):
+            assert (await on_a.post(f"/api/tables/{code}/join",
+                                    headers=auth(token))).status_code == 200
+        # A table of each process at the same moment, each asked through its own owner.
+        replies = await asyncio.gather(
+            on_a.post(f"/api/tables/{codes[1]}/join", headers=auth(token)),
+            on_b.post(f"/api/tables/{codes[4]}/join", headers=auth(token)),
+            on_a.post(f"/api/tables/{codes[2]}/join", headers=auth(token)),
+            on_b.post(f"/api/tables/{codes[5]}/join", headers=auth(token)))
+        assert sorted(r.status_code for r in replies) == [200, 409, 409, 409], \
+            [r.text for r in replies]
+        assert all(r.status_code == 200 or refused(r) for r in replies)
