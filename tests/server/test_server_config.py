@@ -38,6 +38,7 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "away_seconds": ("2", 2.0),
     "pause_seconds": ("0", 0.0),
     "abandon_seconds": ("90", 90.0),
+    "seat_wait_seconds": ("20", 20.0),
     "tournament_wait_seconds": ("15", 15.0),
     "tournament_max_entrants": ("64", 64),
     "seat_sockets": ("2", 2),

@@ -150,7 +150,7 @@ async def test_a_bad_quick_seat_is_refused_with_the_protocols_codes(server: Serv
     assert reply.status_code == 401 and reply.json()["code"] == "bad_token"
 
 
-async def test_a_public_table_starts_by_itself_when_its_last_seat_is_taken(
+async def test_a_public_table_starts_by_itself_once_full_with_everyone_here(
     server: Server,
 ) -> None:
     tokens = await guests(server, 4)
@@ -160,15 +160,20 @@ async def test_a_public_table_starts_by_itself_when_its_last_seat_is_taken(
         await server.join(token, table["code"])
     reply = await server.http.post(f"/api/tables/{table['code']}/join",
                                    headers=auth(tokens[3]))
-    assert reply.status_code == 200 and reply.json()["table"]["status"] == "playing"
+    # Full, but seats 1 to 3 have no socket open yet: it waits for its people.
+    assert reply.status_code == 200 and reply.json()["table"]["status"] == "waiting"
+    for token in tokens[1:3]:
+        _, welcome = await server.connect(table["code"], token)
+        assert welcome["table"]["status"] == "waiting"
+    last = server.socket(table["code"])
+    last.send({"type": "hello", "token": tokens[3]})
+    await last.until("welcome")
     started = await host.until("update", timeout=5)
     while not any(e.get("kind") == "started" for e in started["events"]):
         started = await host.until("update", timeout=5)
     assert started["table"]["status"] == "playing" and started["view"]["hand"]
-    # Seats 1 to 3 have no socket yet: whoever leads is not on the short clock for that.
+    assert all(s["connected"] for s in started["table"]["seats"])
     assert started["view"]["clock"]["away"] is False
-    _, welcome = await server.connect(table["code"], tokens[3])
-    assert welcome["table"]["status"] == "playing" and welcome["view"]["hand"]
 
 
 async def test_a_private_table_waits_for_its_host_when_full(server: Server) -> None:
@@ -191,6 +196,10 @@ async def test_the_lobby_lists_waiting_tables_fullest_first_then_the_oldest(
     later = await server.open_table(tokens[3], variant="partnership", public=True)
     full = await server.open_table(tokens[4], variant="haitian", players=2, public=True)
     await server.join(tokens[5], full["code"])
+    for token in tokens[4:6]:  # it starts once its people are here
+        sock, _ = await server.connect(full["code"], token)
+    while (await sock.until("update"))["table"]["status"] != "playing":
+        pass
     found = await lobby(server)
     assert [t["code"] for t in found["waiting"]] == [two["code"], one["code"], later["code"]]
     assert [t["code"] for t in found["playing"]] == [full["code"]]

@@ -44,15 +44,25 @@ async def test_simultaneous_quick_seats_on_two_processes_land_at_one_table(
                                     _quick(b.base, tokens[5], "plaza"))
         assert pair[0]["table"]["code"] == pair[1]["table"]["code"]
         assert sorted(p["seat"] for p in pair) == [0, 1]
+        seats = [Client(a.base, pair[0]["table"]["code"], tokens[4]),
+                 Client(b.base, pair[1]["table"]["code"], tokens[5])]
 
-        # Four people over both processes at once: one partnership table, which starts.
+        # Four people over both processes at once: one partnership table, which starts
+        # once they are all here (each with a socket through their own process).
         four = await asyncio.gather(*(_quick(home, token, "partnership")
                                       for home, token in zip(homes, tokens, strict=False)))
         assert len({f["table"]["code"] for f in four}) == 1
         assert sorted(f["seat"] for f in four) == [0, 1, 2, 3]
         code = four[0]["table"]["code"]
-        async with httpx.AsyncClient(base_url=b.base, trust_env=False) as http:
-            assert (await http.get(f"/api/tables/{code}")).json()["status"] == "playing"
+        seats += [Client(home, code, token) for home, token in zip(homes, tokens, strict=False)]
+        for seat in seats:
+            await seat.connect()
+
+        async def started() -> bool:
+            async with httpx.AsyncClient(base_url=b.base, trust_env=False) as http:
+                return bool((await http.get(f"/api/tables/{code}")).json()["status"]
+                            == "playing")
+        await until(started, "the full table starts once its people are here", timeout=10)
 
         # Both processes list both tables in play, the same way.
         async def both_listed() -> bool:
@@ -61,6 +71,8 @@ async def test_simultaneous_quick_seats_on_two_processes_land_at_one_table(
             return codes[0] == codes[1] == {code, pair[0]["table"]["code"]} and not any(
                 f["waiting"] for f in found)
         await until(both_listed, "both processes list both tables in play", timeout=10)
+        for seat in seats:
+            await seat.drop()
 
 
 async def test_the_lobby_and_people_online_are_the_same_on_every_process(

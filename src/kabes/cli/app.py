@@ -193,6 +193,8 @@ def serve(
     away_seconds: Annotated[float, _setting("away_seconds")] = SERVE.away_seconds,
     pause_seconds: Annotated[float, _setting("pause_seconds")] = SERVE.pause_seconds,
     abandon_seconds: Annotated[float, _setting("abandon_seconds")] = SERVE.abandon_seconds,
+    seat_wait_seconds: Annotated[
+        float, _setting("seat_wait_seconds")] = SERVE.seat_wait_seconds,
     tournament_wait_seconds: Annotated[
         float, _setting("tournament_wait_seconds")] = SERVE.tournament_wait_seconds,
     tournament_max_entrants: Annotated[

@@ -74,7 +74,10 @@ def leave(state: TableState, seat: int) -> EntryData:
     if state.tournament is not None and state.status == Status.WAITING:
         # Freed, the seat would keep the table from ever starting: the round would stall.
         raise Refused(ErrorCode.NOT_NOW, "a tournament seat is kept until the match starts")
+    sitter = state.seats[seat]
     data: dict[str, Any] = {"seat": seat}
+    if sitter is not None and sitter.player is not None:
+        data["player"] = sitter.player  # whose waiting seat is freed (kabes.server.seat_holds)
     if seat == state.host:
         data["host"] = state.next_host(seat)
         if data["host"] is None:

@@ -58,6 +58,7 @@ from kabes.server.protocol import (
     Refused,
 )
 from kabes.server.proxies import ProxyHeaders
+from kabes.server.seat_holds import SeatHolds
 from kabes.server.services import STORE_DOWN, Services, patience
 from kabes.server.socket_api import socket_routes
 from kabes.server.static_files import CompressedStatic
@@ -88,6 +89,7 @@ def create_app(
     clock = clock or RealClock()
     hub = Hub(store, clock, settings, executor, metrics, cluster)
     edge = edge or Edge()
+    hub.holds = None if edge.seats_held is None else SeatHolds(store.engine, edge.seats_held)
     counter = None if not edge.rate_limits else (
         LocalCounter() if cluster is None else RedisCounter(cluster.redis, cluster.prefix))
     services = Services(store, clock, settings, executor, metrics, hub, cluster, edge,

@@ -20,8 +20,15 @@ import msgspec
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
-from kabes.server.effects import Effect, HandRated, MatchFinished, MatchStarted, TableStatus
-from kabes.server.schema import match_players, matches, servers, tables
+from kabes.server.effects import (
+    Effect,
+    HandRated,
+    MatchFinished,
+    MatchStarted,
+    SeatsFreed,
+    TableStatus,
+)
+from kabes.server.schema import match_players, matches, servers, tables, waiting_seats
 from kabes.server.tablelog import Entry
 
 _JSON = msgspec.json.Encoder().encode
@@ -225,6 +232,11 @@ def _carry_out(work: _Commit, effect: Effect, now: float) -> None:
         _rate_hand(work, effect)
     elif isinstance(effect, MatchFinished):
         _finish_match(work, effect, now)
+    elif isinstance(effect, SeatsFreed):
+        freed = waiting_seats.delete().where(waiting_seats.c.code == effect.code)
+        if effect.players is not None:
+            freed = freed.where(waiting_seats.c.player.in_(effect.players))
+        conn.execute(freed)
 
 
 def _finish_match(work: _Commit, effect: MatchFinished, now: float) -> None:

@@ -40,6 +40,9 @@ class Settings:
     pause_seconds: float = 30.0
     abandon_seconds: float = 600.0
     """Seconds a table may have no person's socket open before it is over (abandoned)."""
+    seat_wait_seconds: float = 60.0
+    """Seconds a person seated at a waiting public table may go without a socket open there
+    before losing the seat (kabes.server.seat_wait)."""
     tournament_wait_seconds: float = 60.0
     """Seconds after a round began that its tables start even with people absent (the
     tournament runner writes each table's start time into its ``created`` entry)."""
@@ -94,6 +97,10 @@ class Edge:
     """Whose X-Forwarded-For names the client (kabes.server.proxies)."""
     api_docs: bool = False
     """Whether /docs and /redoc are served (/openapi.json always is)."""
+    seats_held: int | None = 3
+    """Seats a player may hold at once at tables waiting to start (kabes.server.seat_holds);
+    None: no cap (in-process tests that open many tables with one guest). Not a flag: the
+    protocol fixes it, and ``--rate-limits off`` leaves it on."""
 
 
 ORIGIN: Final = re.compile(r"https?://[a-z0-9.\-\[\]:]+")
@@ -163,6 +170,9 @@ class ServerConfig:
     abandon_seconds: float = setting(
         TABLE.abandon_seconds, "Seconds a table may have no person connected before it is "
         "over (abandoned).", minimum=0.01)
+    seat_wait_seconds: float = setting(
+        TABLE.seat_wait_seconds, "Seconds a person seated at a waiting public table may go "
+        "without a socket open there before losing the seat.", minimum=0.01)
     tournament_wait_seconds: float = setting(
         TABLE.tournament_wait_seconds, "Seconds after a tournament round began that its "
         "tables start even with people absent.", minimum=0.0)
@@ -287,6 +297,7 @@ class ServerConfig:
             away_seconds=self.away_seconds,
             pause_seconds=self.pause_seconds,
             abandon_seconds=self.abandon_seconds,
+            seat_wait_seconds=self.seat_wait_seconds,
             tournament_wait_seconds=self.tournament_wait_seconds,
             tournament_max_entrants=self.tournament_max_entrants,
             seat_sockets=self.seat_sockets,

@@ -54,4 +54,13 @@ class MatchFinished:
     players: list[int]
 
 
-Effect = TableStatus | MatchStarted | HandRated | MatchFinished
+@dataclass(frozen=True, slots=True)
+class SeatsFreed:
+    """Seats at a table waiting to start are no longer held: ``players``' (a leave, a
+    removal), or everyone's (None: the table started or closed)."""
+
+    code: str
+    players: list[int] | None
+
+
+Effect = TableStatus | MatchStarted | HandRated | MatchFinished | SeatsFreed

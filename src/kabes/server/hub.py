@@ -40,6 +40,7 @@ from kabes.server.metrics import Metrics
 from kabes.server.new_tables import created
 from kabes.server.protocol import ErrorCode, NewTable, Refused
 from kabes.server.relay import Moved, Relay
+from kabes.server.seat_holds import SeatHolds
 from kabes.server.state import Status
 from kabes.server.store import Store
 from kabes.server.table import Table, restore
@@ -88,6 +89,9 @@ class Hub:
         """The worker processes, as this process's tables share them."""
         self.relay = None if cluster is None else Relay(cluster, self)
         """Sockets and requests relayed to and from other processes (with a cluster)."""
+        self.holds: SeatHolds | None = SeatHolds(store.engine)
+        """The seats each player holds at tables waiting to start, every process's
+        (kabes.server.seat_holds); None: not counted (the app's ``Edge.seats_held``)."""
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -110,6 +114,7 @@ class Hub:
         table.reopen = self._again
         table.on_lost = self._lost
         table.on_over = self._over
+        table.holds = self.holds
         return table
 
     def _over(self, table: Table) -> None:
@@ -210,8 +215,11 @@ class Hub:
             code = new_code()
         table = self._table(code)
         table.epoch = 1
-        await table.commit("created", data)
-        await table.start_if_due()  # a public table whose other seats are computers
+        # The host's seat counts among the seats they hold (kabes.server.seat_holds).
+        if self.holds is None:
+            await table.commit("created", data)
+        else:
+            await self.holds.seat(player, code, lambda: table.commit("created", data))
         self.tables[code] = table
         table.start()
         await self._listed(table)
@@ -267,9 +275,16 @@ class Hub:
         table = self.tables.get(code)
         if table is not None:
             return table
-        if not _plausible(code):
+        if not _plausible(code) or not await self._exists(code):
             return None
         return await self._load(code)
+
+    async def _exists(self, code: str) -> bool:
+        """Whether the store holds a table ``code``: a read, so that asking for a code that
+        does not exist stores, writes and keeps nothing (PROTOCOL.md, "Safe for strangers":
+        asking costs nothing). Claiming a table (:meth:`_rebuild`) is a write, and with a
+        cluster so is taking its lease: both come only after this."""
+        return await self.store.epoch(code) is not None
 
     async def _load(self, code: str) -> Table | None:
         """Rebuild table ``code`` here, once however many ask at the same moment."""
@@ -289,9 +304,14 @@ class Hub:
             del self._loading[code]
 
     async def _sweep(self) -> None:
-        """Forget finished tables nobody watches any more."""
+        """Forget finished tables nobody watches any more; drop stray waiting seats."""
         while True:
             await asyncio.sleep(60)
+            try:
+                if self.holds is not None:
+                    await self.holds.sweep()
+            except Exception as err:
+                log.warning("could not sweep stray waiting seats: %r", err)
             now = self.clock.now()
             for code, table in list(self.tables.items()):
                 idle = not table.sockets and not table.watcher_count
@@ -326,6 +346,8 @@ class Hub:
                 # lease back at its next renewal; give it that long.
                 await asyncio.sleep(0.1)
                 continue
+            if owner is None and not await self._exists(code):
+                return None  # no lease taken, nothing kept: see _exists
             if owner == self.cluster.me or await self.cluster.take(code):
                 break
         found = await self._load(code)

@@ -94,6 +94,11 @@ class Listing:
     waiting: bool
     """A seat may be taken (else the match is in play or between hands)."""
     seated: int
+    present: int
+    """Seats whose occupant is here: a computer, or a person with a socket open. Waiting
+    tables are listed (and quick seats made) by it first, so that a table whose seats were
+    taken by people who never came (who lose them after ``--seat-wait-seconds``) is not put
+    before one whose people are waiting there to play."""
     opened: float
     watchers: int
     summary: Callable[[], dict[str, Any]]
@@ -107,12 +112,15 @@ def listing_of(table: Table) -> Listing | None:
     if not state.public or state.status == Status.OVER or table.lost:
         return None
     seated = sum(s is not None for s in state.seats)
+    present = sum(s is not None and (not s.person or table.connected(n))
+                  for n, s in enumerate(state.seats))
     return Listing(table.code, state.variant, state.players, state.status == Status.WAITING,
-                   seated, state.opened_at, table.watcher_count, table.summary)
+                   seated, present, state.opened_at, table.watcher_count, table.summary)
 
 
 def _stored(listing: Listing, until: float) -> bytes:
     return _json.encode({"summary": listing.summary(), "seated": listing.seated,
+                         "present": listing.present,
                          "opened": listing.opened, "watchers": listing.watchers,
                          "players": listing.players, "until": until})
 
@@ -122,8 +130,9 @@ def _kept(code: str, variant: str, waiting: bool, raw: bytes, now: float) -> Lis
     if found["until"] < now:
         return None
     summary = found["summary"]
-    return Listing(code, variant, found["players"], waiting, found["seated"], found["opened"],
-                   found["watchers"], lambda: summary)
+    return Listing(code, variant, found["players"], waiting, found["seated"],
+                   found.get("present", found["seated"]), found["opened"], found["watchers"],
+                   lambda: summary)
 
 
 class Lobby:
@@ -165,9 +174,9 @@ class Lobby:
 
     async def lobby(self, variant: str | None) -> dict[str, Any]:
         """``GET /api/lobby``: people online, and the public tables waiting (a seat free,
-        fullest first, then the oldest) and in play (most watched first, then the oldest),
-        at most :data:`MOST_LISTED` of each; the answer read at most :data:`FRESH_SECONDS`
-        ago, if there is one."""
+        fullest first by the seats whose occupant is here, then the oldest) and in play
+        (most watched first, then the oldest), at most :data:`MOST_LISTED` of each; the
+        answer read at most :data:`FRESH_SECONDS` ago, if there is one."""
         now = self.hub.clock.now()
         kept = self._kept.get(variant)
         if kept is not None and now - kept[0] < FRESH_SECONDS:
@@ -179,7 +188,7 @@ class Lobby:
     async def _read_lobby(self, variant: str | None) -> dict[str, Any]:
         rows = await self.listings(variant)
         waiting = sorted((r for r in rows if r.waiting and r.seated < r.players),
-                         key=lambda r: (-r.seated, r.opened, r.code))
+                         key=_fullest)
         playing = sorted((r for r in rows if not r.waiting),
                          key=lambda r: (-r.watchers, r.opened, r.code))
         return {"people_online": await self.people_online(),
@@ -236,8 +245,7 @@ class Lobby:
                     if _fits((s := r.summary())["options"], wanted)]
             mine = [r for r, s in fits if _seated(s, player)]
             others = sorted((r for r, s in fits if not _seated(s, player)
-                             and r.seated < r.players),
-                            key=lambda r: (-r.seated, r.opened, r.code))
+                             and r.seated < r.players), key=_fullest)
             for row in [*mine, *others]:
                 with contextlib.suppress(Refused):  # taken, started, removed meanwhile
                     answer = await self.hub.ask(row.code, "join", [player, name],
@@ -357,6 +365,12 @@ class Lobby:
                 if row is not None:
                     out.append(row)
         return out
+
+
+def _fullest(row: Listing) -> tuple[int, int, float, str]:
+    """The order of waiting tables: fullest first, counting the seats whose occupant is here
+    (see :attr:`Listing.present`), then the seats taken, then the oldest."""
+    return (-row.present, -row.seated, row.opened, row.code)
 
 
 def _normalised(variant: str, players: int, stated: dict[str, Any]) -> dict[str, Any]:

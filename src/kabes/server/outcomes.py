@@ -15,7 +15,14 @@ from __future__ import annotations
 
 from kabes.events import Event, HandEnded
 from kabes.records import to_record
-from kabes.server.effects import Effect, HandRated, MatchFinished, MatchStarted, TableStatus
+from kabes.server.effects import (
+    Effect,
+    HandRated,
+    MatchFinished,
+    MatchStarted,
+    SeatsFreed,
+    TableStatus,
+)
 from kabes.server.rankings import hand_ranks
 from kabes.server.state import Status, TableState
 from kabes.server.tablelog import Entry
@@ -29,6 +36,14 @@ def effects_of(
     effects: list[Effect] = []
     if state.status != before or entry.kind == "created":
         effects.append(TableStatus(state.code, str(state.status)))
+    if state.tournament is None and before == Status.WAITING:
+        # Seats held at tables waiting to start (kabes.server.seat_holds) end with the entry
+        # that ends them, in its transaction: a seat given up, or every seat of a table that
+        # started or closed.
+        if state.status != Status.WAITING:
+            effects.append(SeatsFreed(state.code, None))
+        elif entry.kind in ("left", "removed") and entry.data.get("player") is not None:
+            effects.append(SeatsFreed(state.code, [int(entry.data["player"])]))
     if entry.kind == "started":
         people = [(n, s.player) for n, s in enumerate(state.seats) if s and s.player is not None]
         effects.append(MatchStarted(state.code, state.variant, state.players, people,

@@ -47,6 +47,8 @@ class ErrorCode(StrEnum):
     NOT_NOW = "not_now"
     NO_HINTS = "no_hints"
     SLOW_DOWN = "slow_down"
+    TOO_MANY_TABLES = "too_many_tables"
+    """A player holds the most seats at tables waiting to start (kabes.server.seat_holds)."""
     UNAVAILABLE = "unavailable"
     """An addition: the store (or the table's owner) could not keep or answer; try again."""
     BAD_STEP = "bad_step"
@@ -70,7 +72,7 @@ HTTP_STATUS: Final[Mapping[ErrorCode, int]] = {
     ErrorCode.ILLEGAL_MOVE: 409, ErrorCode.NOT_HOST: 403, ErrorCode.NOT_NOW: 409,
     ErrorCode.NO_HINTS: 409, ErrorCode.SLOW_DOWN: 429, ErrorCode.UNAVAILABLE: 503,
     ErrorCode.BAD_STEP: 400, ErrorCode.BAD_LANGUAGE: 400,
-    ErrorCode.REMOVED: 403, ErrorCode.TOO_MANY_SOCKETS: 409,
+    ErrorCode.REMOVED: 403, ErrorCode.TOO_MANY_SOCKETS: 409, ErrorCode.TOO_MANY_TABLES: 409,
     ErrorCode.TOURNAMENT_FULL: 409,
 }
 """The HTTP status each code is answered with."""

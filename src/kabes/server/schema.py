@@ -141,3 +141,14 @@ player_tokens = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
 )
 """A player's further tokens, one per linked device (the first is ``players.token_hash``)."""
+
+waiting_seats = sa.Table(
+    "waiting_seats",
+    metadata,
+    sa.Column("player", sa.Integer, primary_key=True),
+    sa.Column("code", sa.String(16), primary_key=True, index=True),
+    sa.Column("held_at", sa.Float, nullable=False),
+)
+"""The seats each player holds at tables waiting to start (a tournament's tables aside): one
+row a (player, table), taken before the seat's entry is written and dropped in the same
+transaction as the entry that frees it (kabes.server.seat_holds)."""

@@ -1,10 +1,12 @@
-"""The sockets a table's seats hold, and since when no person has held one.
+"""The sockets a table's seats hold, and since when no person (or a seat) has held one.
 
 The table's actor owns one :class:`SeatSockets` and is the only task that touches it, so it
 needs no lock. A seat may hold several sockets (two tabs, a phone and a laptop), at most the
 configured cap (kabes.server.seat_limits). Whether anybody is here is what the abandonment
 clock reads (PROTOCOL.md, "Safe for strangers": a table nobody has a socket at for
-``abandon_seconds`` is abandoned), so that clock lives beside the sockets it counts.
+``abandon_seconds`` is abandoned), so that clock lives beside the sockets it counts; so does
+since when each seat has had none (a waiting public table frees a seat whose person has not
+been here for ``seat_wait_seconds``: kabes.server.seat_wait).
 """
 
 from __future__ import annotations
@@ -26,10 +28,21 @@ class SeatSockets:
         """Since when no seat has had a socket here (None while one has): from the table's
         opening or rebuilding (a restart leaves everyone disconnected), or from the last
         socket's closing."""
+        self._opened = self.empty_since
+        self._gone_at: dict[int, float] = {}
+        """Per seat, when its last socket closed (at most one entry a seat)."""
 
     def connected(self, seat: int) -> bool:
         """Whether ``seat`` has a socket open here."""
         return bool(self._by_seat.get(seat))
+
+    def absent_since(self, seat: int) -> float | None:
+        """Since when ``seat`` has had no socket here (None while it has one): from its last
+        socket's closing, or from the table's opening or rebuilding in this process (a
+        restart drops everyone's sockets through no fault of theirs)."""
+        if self.connected(seat):
+            return None
+        return self._gone_at.get(seat, self._opened)
 
     def holds(self, conn: Connection) -> bool:
         """Whether ``conn`` speaks for its seat here (a seat given up or removed has had its
@@ -60,12 +73,16 @@ class SeatSockets:
             return False
         conns.remove(conn)
         self._mark_if_empty()
+        if not conns:
+            self._gone_at[conn.seat] = self._now()
         return not conns
 
     def take(self, seat: int) -> list[Connection]:
         """Forget every socket of ``seat`` and return them (to be told and closed)."""
         conns = self._by_seat.pop(seat, [])
         self._mark_if_empty()
+        if conns:
+            self._gone_at[seat] = self._now()
         return conns
 
     def send(self, seat: int, data: bytes) -> None:

@@ -1,9 +1,10 @@
 """When a table starts by itself, nobody's ``start`` needed, through the same logged
 ``started`` entry as a host's start.
 
-- A public table starts the moment its last seat is taken (PROTOCOL.md, "Public tables,
-  watching and phrases"); its entry is marked ``auto``, so people who have not yet opened
-  their sockets keep the normal clock, not the away one.
+- A public table starts the moment its last seat is taken and every person seated has a
+  socket open there (PROTOCOL.md, "Safe for strangers": public tables start with their people
+  present; a seat whose person does not come is freed, kabes.server.seat_wait). Its entry is
+  marked ``auto``, so nobody is put on the away clock by the start itself.
 - A tournament's table (PROTOCOL.md, "Tournaments") starts as soon as every seat is taken
   and all its people are connected, or at its ``start_by`` time (its round's start plus
   ``--tournament-wait-seconds``) with whoever is there, the absent played for by the away
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kabes.server.actions import new_deal
+from kabes.server.seat_wait import everyone_here
 from kabes.server.state import Status, TableState
 
 
@@ -31,7 +33,9 @@ def start_entry(state: TableState, connected: Callable[[int], bool], now: float,
     """The ``started`` entry's data if ``state``'s table starts by itself now, else None."""
     if state.status != Status.WAITING or state.free_seats:
         return None
-    if state.public:
+    if state.public and state.tournament is None:
+        if not everyone_here(state, connected):
+            return None
         return {**new_deal(state, rng), "auto": True}
     if starts_now(state, connected, now):
         return new_deal(state, rng)
@@ -45,7 +49,7 @@ def starts_now(state: TableState, connected: Callable[[int], bool], now: float) 
         return False
     if state.start_by is not None and now >= state.start_by:
         return True
-    return all(connected(n) for n, s in enumerate(state.seats) if s is not None and s.person)
+    return everyone_here(state, connected)
 
 
 def start_alarm(state: TableState) -> float | None:

@@ -71,6 +71,9 @@ class Seat:
     level: str | None = None
     arrived: int = 0
     """The seq at which this person sat down (arrival order, for handing on the host)."""
+    sat_at: float = 0.0
+    """When this person sat down (the entry's time): a public table's seat-wait counts from
+    it (kabes.server.seat_wait)."""
     left: bool = False
     away_since: float | None = None
     """When this person last lost every socket (None while connected; computers: None)."""
@@ -156,13 +159,13 @@ class TableState:
         self.options = dict(data["options"])
         self.seats = [None] * self.players
         self.seats[0] = Seat(Person.PERSON, data["name"], data["player"], arrived=entry.seq,
-                             away_since=entry.at)
+                             sat_at=entry.at, away_since=entry.at)
         for number, level in data["computers"].items():
             self.seats[int(number)] = Seat(Person.COMPUTER, level.capitalize(), level=level)
         for number, (player, name) in enumerate(data.get("seated", ()), start=1):
             # A tournament table opens with its entrants seated: one entry, not a join each.
             self.seats[number] = Seat(Person.PERSON, name, player, arrived=entry.seq,
-                                      away_since=entry.at)
+                                      sat_at=entry.at, away_since=entry.at)
         self.host = 0
         self.tournament = data.get("tournament")
         self.tournament_round = data.get("round")
@@ -174,7 +177,8 @@ class TableState:
     def _joined(self, entry: Entry, change: Change) -> None:
         data = entry.data
         self.seats[data["seat"]] = Seat(Person.PERSON, data["name"], data["player"],
-                                        arrived=entry.seq, away_since=entry.at)
+                                        arrived=entry.seq, sat_at=entry.at,
+                                        away_since=entry.at)
         change.news.append({"kind": "seat_taken", "seat": data["seat"]})
 
     def _connected(self, entry: Entry, change: Change) -> None:

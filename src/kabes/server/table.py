@@ -23,7 +23,7 @@ from typing import Any
 
 from kabes.errors import KabesError
 from kabes.match import Match
-from kabes.server import actions, outbox, seat_actions
+from kabes.server import actions, outbox, seat_actions, seat_wait
 from kabes.server.answers import Answers
 from kabes.server.clock import Alarm, Clock
 from kabes.server.computer_seats import ComputerSeats
@@ -55,6 +55,7 @@ from kabes.server.protocol import (
     as_json,
     encode,
 )
+from kabes.server.seat_holds import SeatHolds
 from kabes.server.seat_limits import SeatRate
 from kabes.server.seat_sockets import SeatSockets
 from kabes.server.self_start import start_alarm, start_entry
@@ -122,6 +123,9 @@ class Table:
         self.on_lost: Callable[[Table], None] | None = None
         """Called once when the store refuses an entry for a newer owner (set by the hub,
         which drops the table and sends its sockets elsewhere)."""
+        self.holds: SeatHolds | None = None
+        """Where the seats each player holds at waiting tables are counted (set by the hub;
+        None: not counted)."""
         self.on_over: Callable[[Table], None] | None = None
         """Called when a tournament table's match is over and kept (set by the hub: the
         tournament's runner records the result at once)."""
@@ -390,7 +394,10 @@ class Table:
             await self.start_if_due()  # a start that failed after this join is tried again
             return found
         kind, data = found
-        await self.commit(kind, data)
+        if self.holds is None or self.state.tournament is not None:
+            await self.commit(kind, data)
+        else:  # at most 3 waiting seats a player: the check and the entry, kabes.server.seat_holds
+            await self.holds.seat(player, self.code, lambda: self.commit(kind, data))
         await self.start_if_due()
         return int(data["seat"])
 
@@ -420,6 +427,7 @@ class Table:
             with contextlib.suppress(Refused):
                 await self.commit("abandoned", {})
             return
+        await seat_wait.free_absent(self)
         deadline = state.deadline()
         if deadline is None or self.clock.now() < deadline:
             return
@@ -471,7 +479,7 @@ class Table:
         if self.closed or self.lost:
             return
         deadline = self.state.deadline()
-        for also in (self.abandon_at(), start_alarm(self.state)):
+        for also in (self.abandon_at(), start_alarm(self.state), seat_wait.next_alarm(self)):
             if also is not None:
                 deadline = also if deadline is None else min(deadline, also)
         if deadline is not None:
