@@ -19,7 +19,7 @@ from collections import deque
 from fastapi import FastAPI, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from kabes.server.inbox import Attach, ClientAction, Detach, Watch
+from kabes.server.inbox import ClientAction, Detach, Greet, Watch
 from kabes.server.protocol import (
     MAX_MESSAGE_BYTES,
     MAX_MESSAGES_PER_SECOND,
@@ -51,6 +51,8 @@ class Socket:
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.seat = -1
+        self.player: int | None = None
+        """The player the hello's token named (None: a watcher, or no hello yet)."""
         self.queue: asyncio.Queue[bytes | int] = asyncio.Queue(SEND_QUEUE)
         self.closing = False
         self.sending = False
@@ -245,16 +247,10 @@ async def _hello(
     if found is None:  # the table lets the watcher in, or refuses it (kabes.server.watchers)
         table.inbox.put_nowait(Watch(sock))
         return LocalSeat(table, sock)
-    try:
-        seat = await table.call(lambda: table.seat_of(found[0]))
-    except Refused:  # the table moved meanwhile: the client tries again
-        _refuse(sock, ErrorCode.UNAVAILABLE, "the table has moved", 1012)
-        return None
-    if seat is None:
-        _refuse(sock, ErrorCode.NOT_SEATED, "you hold no seat at this table", 4401)
-        return None
-    sock.seat = seat
-    table.inbox.put_nowait(Attach(sock))
+    # The table finds the player's seat and seats the socket in one item (or refuses it,
+    # 4401): no seat number looked up here could be another player's by the time it is used.
+    sock.player = found[0]
+    table.inbox.put_nowait(Greet(sock))
     return LocalSeat(table, sock)
 
 

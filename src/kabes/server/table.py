@@ -30,7 +30,6 @@ from kabes.server.computer_seats import ComputerSeats
 from kabes.server.config import Settings
 from kabes.server.inbox import (
     Advice,
-    Attach,
     Call,
     ClientAction,
     Connection,
@@ -197,6 +196,7 @@ class Table:
                 await self._handle(item)
                 with contextlib.suppress(Refused):
                     await self.start_if_due()
+                self.sockets.send_off(self.state)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -212,7 +212,7 @@ class Table:
             turn_away(item, Refused(ErrorCode.UNAVAILABLE, "this table has moved; reconnect"),
                       close=1012)
             return
-        if self._stale and not isinstance(item, Attach | Greet | Watch | Detach | Reviewed):
+        if self._stale and not isinstance(item, Greet | Watch | Detach | Reviewed):
             try:
                 await self._reload()
             except Refused as err:
@@ -225,17 +225,8 @@ class Table:
             if self.metrics is not None and item.received:
                 self.metrics.action_latency(item.action).observe(
                     time.perf_counter() - item.received)
-        elif isinstance(item, Attach):
-            await self._on_attach(item.conn)
         elif isinstance(item, Greet):
-            seat = self.state.seat_of(item.player)
-            if seat is None:
-                refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat at this table")
-                item.conn.send(encode(refused.to_error(None)))
-                item.conn.close(4401)
-                return
-            item.conn.seat = seat
-            await self._on_attach(item.conn)
+            await self._on_greet(item.conn)
         elif isinstance(item, Watch):
             self.watchers.admit(item.conn, self.state, self.connected, self.clock.now())
         elif isinstance(item, Detach):
@@ -294,6 +285,7 @@ class Table:
             raise Refused(ErrorCode.UNAVAILABLE,
                           "the table could not store that; try again") from None
         log_entry(log, self.code, entry)
+        self.sockets.evict(state)  # before the change is told: see SeatSockets.evict
         if state.status == Status.OVER != before and state.tournament and self.on_over:
             self.on_over(self)
         seats = self.sockets.seats()
@@ -343,13 +335,18 @@ class Table:
 
     # Handlers ----------------------------------------------------------------------------
 
-    async def _on_attach(self, conn: Connection) -> None:
-        sitter = self.state.seats[conn.seat]
-        if sitter is None or sitter.left:
-            refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat here")
+    async def _on_greet(self, conn: Connection) -> None:
+        # The seat is found and the socket seated in this one item: nothing can take the
+        # seat from the socket's player between the two (PROTOCOL.md, "A socket acts only
+        # for its own player"); later changes of the seat are SeatSockets.evict's.
+        seat = None if conn.player is None else self.state.seat_of(conn.player)
+        if seat is None:
+            refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat at this table")
             conn.send(encode(refused.to_error(None)))
             conn.close(4401)
             return
+        conn.seat = seat
+        sitter = self.state.seat(seat)
         # The welcome comes first (PROTOCOL.md: welcome, then updates); the seat's coming
         # back is a change of its own, whose update follows with the next seq. So the
         # welcome shows the table as it was at its seq: this socket not yet counted.
@@ -435,10 +432,11 @@ class Table:
         if conn in self.watchers:
             self.watchers.act(conn, action, self.state, self.connected, self.clock.now())
             return
-        if not self.sockets.holds(conn):
-            # A socket of a seat given up (a leave closes them all): it speaks for nobody.
+        if not self.sockets.holds(conn, self.state):
+            # A socket of a seat given up or of another player's: it speaks for nobody.
             refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat at this table")
             conn.send(encode(refused.to_error(action.id)))
+            self.sockets.refuse(conn)
             return
         try:
             self.rate.check(seat)
