@@ -1276,7 +1276,7 @@ async def test_leaving_before_the_start_frees_the_seat_for_the_next_arrival(
     leaver = table.socks[1]
     acked = await act(leaver, "leave")
     assert acked["type"] == "ack"
-    assert await leaver.closed() == 1000
+    assert await leaver.closed() == 4403  # PROTOCOL.md: left, closed 4403
     update = await table.socks[0].until("update", seq=acked["seq"])
     assert {"kind": "seat_left", "seat": 1} in update["events"]
     assert update["table"]["seats"][1] is None
@@ -1334,7 +1334,7 @@ async def test_a_seat_left_after_the_start_is_played_for_by_the_clock_rule(
     leaver = table.socks[1 - turn]
     acked = await act(leaver, "leave")
     assert acked["type"] == "ack"
-    assert await leaver.closed() == 1000
+    assert await leaver.closed() == 4403  # PROTOCOL.md: left, closed 4403
     mine = await fresh(stayer)
     assert (await act(stayer, "play", move=mine["view"]["legal"][0]))["type"] == "ack"
     now = await fresh(stayer)
