@@ -1,7 +1,8 @@
 """Before the start, the host can remove a seated player (docs/protocol.md, ``remove``): the
-seat is free again, the player's sockets are told (``error`` ``removed``, and no update
-of a seat no longer theirs) and closed (4403), and that player can never take a seat at that table again (``removed``),
-even after a restart: the removal is an entry of the table's log."""
+seat is free again, the player's sockets are told (``error`` ``removed``, and no update of a
+seat no longer theirs) and closed (4403), and that player can never take a seat at that
+table again (``removed``), even after a restart: the removal is an entry of the table's
+log."""
 
 from __future__ import annotations
 
