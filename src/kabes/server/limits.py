@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 import secrets
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final, Protocol
@@ -29,6 +28,7 @@ from redis.asyncio import Redis
 from starlette.requests import HTTPConnection
 
 from kabes.server.protocol import ErrorCode, Refused
+from kabes.server.window import Window
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +79,7 @@ class LocalCounter:
                  max_keys: int = MAX_KEYS) -> None:
         self._clock = clock
         self._max_keys = max_keys
-        self._logs: dict[tuple[str, str], tuple[float, deque[float]]] = {}
+        self._logs: dict[tuple[str, str], Window] = {}
 
     def __len__(self) -> int:
         return len(self._logs)
@@ -88,16 +88,11 @@ class LocalCounter:
         """See :meth:`Counter.hit`."""
         now = self._clock()
         self._forget(now)
-        entry = self._logs.pop((limit.name, key), None)
-        times = deque[float]() if entry is None else entry[1]
-        while times and now - times[0] >= limit.seconds:
-            times.popleft()
-        wait = 0.0
-        if len(times) >= limit.most:
-            wait = times[0] + limit.seconds - now
-        else:
-            times.append(now)
-        self._logs[limit.name, key] = (limit.seconds, times)
+        window = self._logs.pop((limit.name, key), None) or Window(limit.most, limit.seconds)
+        wait = window.wait(now)
+        if wait == 0:
+            window.hit(now)
+        self._logs[limit.name, key] = window
         while len(self._logs) > self._max_keys:
             del self._logs[next(iter(self._logs))]
         return wait
@@ -106,8 +101,7 @@ class LocalCounter:
         """Drop the least recently used keys whose every request is older than a window."""
         while self._logs:
             first = next(iter(self._logs))
-            seconds, times = self._logs[first]
-            if times and now - times[-1] < seconds:
+            if not self._logs[first].quiet_at(now):
                 return
             del self._logs[first]
 

@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 
 from fastapi import FastAPI, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -32,6 +31,7 @@ from kabes.server.protocol import (
     encode,
 )
 from kabes.server.relay import RemoteSeat
+from kabes.server.seat_limits import SocketRate
 from kabes.server.services import STORE_DOWN, Services, patience
 from kabes.server.table import Table
 
@@ -141,7 +141,7 @@ def socket_routes(app: FastAPI, services: Services) -> None:
         services.connections += 1
         sock = Socket(ws)
         table: LocalSeat | RemoteSeat | None = None
-        times: deque[float] = deque()
+        rate = SocketRate()
         try:
             while True:
                 if table is None:
@@ -161,18 +161,21 @@ def socket_routes(app: FastAPI, services: Services) -> None:
                 if size > MAX_MESSAGE_BYTES:
                     sock.close(1009)
                     break
-                now = time.monotonic()
-                times.append(now)
-                while times and now - times[0] > 1.0:
-                    times.popleft()
-                if len(times) > MAX_MESSAGES_PER_SECOND:
+                received = time.perf_counter()  # counted as it arrives, not as it is handled
+                if not rate.arrived(received):
                     sock.close(1008)
                     break
-                received = time.perf_counter()
                 try:
-                    message = decode_client(data)
+                    message: Hello | Action | BadInput = decode_client(data)
                 except BadInput as err:
-                    sock.send(encode(err.to_error(err.action_id)))
+                    message = err
+                if not rate.passes(received):
+                    slow = Refused(ErrorCode.SLOW_DOWN, f"a socket may send at most "
+                                   f"{MAX_MESSAGES_PER_SECOND} messages a second")
+                    sock.send(encode(slow.to_error(_id_of(message))))
+                    continue
+                if isinstance(message, BadInput):
+                    sock.send(encode(message.to_error(message.action_id)))
                     continue
                 if isinstance(message, Hello):
                     if table is not None or (message.token is None and not message.watch):
@@ -252,6 +255,13 @@ async def _hello(
     sock.player = found[0]
     table.inbox.put_nowait(Greet(sock))
     return LocalSeat(table, sock)
+
+
+def _id_of(message: Hello | Action | BadInput) -> str | None:
+    """The id an answer to ``message`` carries."""
+    if isinstance(message, BadInput):
+        return message.action_id
+    return None if isinstance(message, Hello) else message.id
 
 
 def _refuse(sock: Socket, code: ErrorCode, message: str, close: int) -> None:

@@ -94,7 +94,7 @@ class Table:
         """The sockets watching from no seat (kabes.server.watchers)."""
         self.phrases = PhraseGate()
         self.rate = SeatRate()
-        """Each seat's actions in the last second, all its sockets together."""
+        """Each seat's actions in the last second, all its sockets together, by arrival."""
         self.answers = Answers()
         """Answers not in the log (refusals, hints, reviews), for retried ids."""
         self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue()
@@ -221,7 +221,7 @@ class Table:
                 item.conn.send(encode(err.to_error(item.action.id)))
                 return
         if isinstance(item, ClientAction):
-            await self._on_action(item.conn, item.action)
+            await self._on_action(item.conn, item.action, item.received or time.perf_counter())
             if self.metrics is not None and item.received:
                 self.metrics.action_latency(item.action).observe(
                     time.perf_counter() - item.received)
@@ -427,7 +427,7 @@ class Table:
             elif state.status == Status.BETWEEN_HANDS:
                 await self.commit("dealt", actions.new_deal(state, self.rng))
 
-    async def _on_action(self, conn: Connection, action: Action) -> None:
+    async def _on_action(self, conn: Connection, action: Action, received: float) -> None:
         seat = conn.seat
         if conn in self.watchers:
             self.watchers.act(conn, action, self.state, self.connected, self.clock.now())
@@ -439,7 +439,7 @@ class Table:
             self.sockets.refuse(conn)
             return
         try:
-            self.rate.check(seat)
+            self.rate.check(seat, received)
         except Refused as err:  # not remembered: the same id sent later is tried afresh
             conn.send(encode(err.to_error(action.id)))
             return
