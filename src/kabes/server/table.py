@@ -23,7 +23,7 @@ from typing import Any
 
 from kabes.errors import KabesError
 from kabes.match import Match
-from kabes.server import actions, outbox, seat_actions
+from kabes.server import actions, outbox, presence, seat_actions
 from kabes.server.answers import Answers
 from kabes.server.clock import Alarm, Clock
 from kabes.server.computer_seats import ComputerSeats
@@ -47,6 +47,7 @@ from kabes.server.logs import log_entry
 from kabes.server.metrics import Metrics
 from kabes.server.outcomes import effects_of
 from kabes.server.phrases import PhraseGate
+from kabes.server.presence import Presence
 from kabes.server.protocol import (
     Action,
     ErrorCode,
@@ -93,6 +94,8 @@ class Table:
         self.watchers = Watchers()
         """The sockets watching from no seat (kabes.server.watchers)."""
         self.phrases = PhraseGate()
+        self.presence = Presence()
+        """What the log is told of the seats' connections, and when (kabes.server.presence)."""
         self.rate = SeatRate()
         """Each seat's actions in the last second, all its sockets together, by arrival."""
         self.answers = Answers()
@@ -158,7 +161,7 @@ class Table:
 
     def view_json(self, seat: int) -> dict[str, Any]:
         """``seat``'s VIEW now, as JSON values."""
-        running = outbox.clocks(self.state, self.clock.now())
+        running = outbox.clocks(self.state, self.clock.now(), self.connected)
         return as_json(outbox.seat_view(self.state, seat, running))
 
     def seat_of(self, player: int) -> int | None:
@@ -263,6 +266,7 @@ class Table:
         if self.lost:
             raise Refused(ErrorCode.UNAVAILABLE, "this table has moved; reconnect")
         state = self.state
+        data = self.presence.stamp(kind, data, self.connected, state)
         entry = Entry(state.seq + 1, kind, data, self.clock.now(), seat, action, self.epoch)
         before = state.status
         try:
@@ -353,8 +357,7 @@ class Table:
         conn.send(encode(outbox.welcome(self.state, conn.seat, self.connected,
                                         self.clock.now(), self.watcher_count)))
         if self.sockets.add(conn) and sitter.person:
-            with contextlib.suppress(Refused):
-                await self.commit("connected", {"seat": conn.seat})
+            await self._presence(seat, True)
 
     async def _on_detach(self, conn: Connection, forced: bool = False) -> None:
         if self.watchers.drop(conn):
@@ -363,13 +366,19 @@ class Table:
             return
         seats = self.state.seats
         sitter = seats[conn.seat] if conn.seat < len(seats) else None
-        if sitter is not None and sitter.person and not sitter.left \
-                and not self.closed:
-            data: dict[str, Any] = {"seat": conn.seat}
-            if forced:
-                data["forced"] = True
+        if sitter is not None and sitter.person and not sitter.left and not self.closed:
+            await self._presence(conn.seat, False, forced)
+
+    async def _presence(self, seat: int, here: bool, forced: bool = False) -> None:
+        """``seat`` gained its first socket (``here``) or lost its last: logged, or only
+        told to every socket at the current seq (kabes.server.presence)."""
+        found = self.presence.change(self.state, seat, here, self.clock.now(), forced)
+        if found is not None:
             with contextlib.suppress(Refused):
-                await self.commit("disconnected", data)
+                await self.commit(*found)
+        elif self.sockets or self.watchers:
+            news = {"kind": "connected" if here else "disconnected", "seat": seat}
+            self._tell(self.state, Change(news=[news]), self.sockets.seats())
 
     async def _on_join(self, join: Join) -> None:
         try:
@@ -417,9 +426,13 @@ class Table:
             with contextlib.suppress(Refused):
                 await self.commit("abandoned", {})
             return
-        deadline = state.deadline()
+        for kind, data in self.presence.flush(state, self.connected, self.clock.now()):
+            with contextlib.suppress(Refused):
+                await self.commit(kind, data)
+        deadline = presence.deadline(self.state, self.connected)
         if deadline is None or self.clock.now() < deadline:
             return
+        state = self.state
         turn = state.turn
         with contextlib.suppress(Refused):
             if turn is not None:
@@ -468,8 +481,9 @@ class Table:
         """Set the alarm for the running clock, and wake a computer seat whose turn it is."""
         if self.closed or self.lost:
             return
-        deadline = self.state.deadline()
-        for also in (self.abandon_at(), start_alarm(self.state)):
+        deadline = presence.deadline(self.state, self.connected)
+        for also in (self.abandon_at(), start_alarm(self.state),
+                     self.presence.due(self.state, self.connected)):
             if also is not None:
                 deadline = also if deadline is None else min(deadline, also)
         if deadline is not None:
