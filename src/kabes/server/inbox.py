@@ -51,6 +51,9 @@ class Greet:
     is seated (a leave and another person's join may come between)."""
 
     conn: Connection
+    seated: asyncio.Future[bool] | None = None
+    """Set once the table has seated the socket (True) or refused it (False), for the
+    socket's reader, which reads nothing more until then."""
 
 
 @dataclass(slots=True)
@@ -137,3 +140,5 @@ def turn_away(item: InboxItem, refused: Refused, close: int | None = None) -> No
             item.reply.set_exception(refused)
     elif close is not None and isinstance(item, Greet | Watch):
         item.conn.close(close)
+    if isinstance(item, Greet) and item.seated is not None and not item.seated.done():
+        item.seated.set_result(False)

@@ -253,7 +253,15 @@ async def _hello(
     # The table finds the player's seat and seats the socket in one item (or refuses it,
     # 4401): no seat number looked up here could be another player's by the time it is used.
     sock.player = found[0]
-    table.inbox.put_nowait(Greet(sock))
+    seated: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+    table.inbox.put_nowait(Greet(sock, seated))
+    try:
+        if not await asyncio.wait_for(seated, max(1.0, deadline - time.monotonic())):
+            return None  # refused (4401), or the table moved (1012)
+    except TimeoutError:
+        table.inbox.put_nowait(Detach(sock))  # after the Greet: the table forgets it
+        _refuse(sock, ErrorCode.UNAVAILABLE, "the table did not answer in time", 1013)
+        return None
     return LocalSeat(table, sock)
 
 

@@ -229,7 +229,9 @@ class Table:
                 self.metrics.action_latency(item.action).observe(
                     time.perf_counter() - item.received)
         elif isinstance(item, Greet):
-            await self._on_greet(item.conn)
+            seated = await self._on_greet(item.conn)
+            if item.seated is not None and not item.seated.done():
+                item.seated.set_result(seated)
         elif isinstance(item, Watch):
             self.watchers.admit(item.conn, self.state, self.connected, self.clock.now())
         elif isinstance(item, Detach):
@@ -339,7 +341,7 @@ class Table:
 
     # Handlers ----------------------------------------------------------------------------
 
-    async def _on_greet(self, conn: Connection) -> None:
+    async def _on_greet(self, conn: Connection) -> bool:
         # The seat is found and the socket seated in this one item: nothing can take the
         # seat from the socket's player between the two (PROTOCOL.md, "A socket acts only
         # for its own player"); later changes of the seat are SeatSockets.evict's.
@@ -348,7 +350,7 @@ class Table:
             refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat at this table")
             conn.send(encode(refused.to_error(None)))
             conn.close(4401)
-            return
+            return False
         conn.seat = seat
         sitter = self.state.seat(seat)
         # The welcome comes first (PROTOCOL.md: welcome, then updates); the seat's coming
@@ -358,6 +360,7 @@ class Table:
                                         self.clock.now(), self.watcher_count)))
         if self.sockets.add(conn) and sitter.person:
             await self._presence(seat, True)
+        return True
 
     async def _on_detach(self, conn: Connection, forced: bool = False) -> None:
         if self.watchers.drop(conn):
