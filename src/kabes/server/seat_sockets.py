@@ -61,6 +61,19 @@ class SeatSockets:
         return conn in self._by_seat.get(conn.seat, ()) and \
             conn.player is not None and holder(state, conn.seat) == conn.player
 
+    def seat_for(self, conn: Connection, state: TableState) -> int | None:
+        """The seat ``conn``'s player holds in ``state``, now set on it; None if it holds
+        none (``conn`` is then told ``not_seated`` and closed 4401, as PROTOCOL.md says of a
+        hello whose token holds no seat)."""
+        seat = None if conn.player is None else state.seat_of(conn.player)
+        if seat is None:
+            refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat at this table")
+            conn.send(encode(refused.to_error(None)))
+            conn.close(4401)
+            return None
+        conn.seat = seat
+        return seat
+
     def evict(self, state: TableState) -> None:
         """Take out every socket whose player no longer holds its seat in ``state`` (called
         after an entry is applied, before it is told): they get no update of a seat that

@@ -342,23 +342,16 @@ class Table:
     # Handlers ----------------------------------------------------------------------------
 
     async def _on_greet(self, conn: Connection) -> bool:
-        # The seat is found and the socket seated in this one item: nothing can take the
-        # seat from the socket's player between the two (PROTOCOL.md, "A socket acts only
-        # for its own player"); later changes of the seat are SeatSockets.evict's.
-        seat = None if conn.player is None else self.state.seat_of(conn.player)
+        # Found and seated in this one item: nothing can take the seat from the socket's
+        # player between the two (later changes of the seat: SeatSockets.evict).
+        seat = self.sockets.seat_for(conn, self.state)
         if seat is None:
-            refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat at this table")
-            conn.send(encode(refused.to_error(None)))
-            conn.close(4401)
             return False
-        conn.seat = seat
-        sitter = self.state.seat(seat)
-        # The welcome comes first (PROTOCOL.md: welcome, then updates); the seat's coming
-        # back is a change of its own, whose update follows with the next seq. So the
-        # welcome shows the table as it was at its seq: this socket not yet counted.
-        conn.send(encode(outbox.welcome(self.state, conn.seat, self.connected,
-                                        self.clock.now(), self.watcher_count)))
-        if self.sockets.add(conn) and sitter.person:
+        # The welcome first (PROTOCOL.md: welcome, then updates), showing the table at its
+        # seq without this socket; the seat's coming back is told after it.
+        conn.send(encode(outbox.welcome(self.state, seat, self.connected, self.clock.now(),
+                                        self.watcher_count)))
+        if self.sockets.add(conn) and self.state.seat(seat).person:
             await self._presence(seat, True)
         return True
 
