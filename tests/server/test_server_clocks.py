@@ -294,11 +294,15 @@ async def test_coming_back_mid_turn_never_gives_back_time_already_spent(server: 
     returned = await until_event(back, {"kind": "connected", "seat": turn})
     # The turn ends where it always would have: 45 s after it began, not 45 s from now.
     assert clock(returned) == {"seat": turn, "remaining_ms": 32000, "away": False}
-    assert clock(await at_seq(other, returned["seq"]))["remaining_ms"] == 32000
+    told = await until_event(other, {"kind": "connected", "seat": turn})
+    assert clock(told)["remaining_ms"] == 32000
     await server.advance(31.5)
-    assert (await fresh(other))["seq"] == returned["seq"]
+    # The return reached the log once the seat's 10 s were over (docs/server.md): one entry
+    # that changes no clock.
+    logged = await fresh(other)
+    assert logged["seq"] == returned["seq"] + 1 and clock(logged)["remaining_ms"] == 500
     await server.advance(0.5)
-    timed = await at_seq(other, returned["seq"] + 1)
+    timed = await at_seq(other, returned["seq"] + 2)
     assert timed["view"]["played"][-1][0] == turn
 
 
@@ -315,12 +319,20 @@ async def test_going_away_again_after_coming_back_gives_5_seconds_from_then(
     await server.advance(2)
     back, _ = await server.connect(code, tokens[turn])
     await until_event(back, {"kind": "connected", "seat": turn})
-    await server.advance(16)
+    await server.advance(8)  # at 12 s, the 10 s after its going are over: its return logged
+    await server.advance(8)
     back.disconnect()
     gone = await until_event(other, {"kind": "disconnected", "seat": turn})
-    assert clock(gone) == {"seat": turn, "remaining_ms": 5000, "away": True}
-    await server.advance(5)
-    timed = await at_seq(other, gone["seq"] + 1)
+    # Told at once; the log, told of this seat's return 8 s ago (at the end of the 10 s
+    # after its going), hears of it 2 s later, with the moment it went: the 5 s count
+    # from then (docs/server.md, "A table's log holds the game").
+    assert clock(gone) == {"seat": turn, "remaining_ms": 25000, "away": False}
+    await server.advance(2)
+    logged = await fresh(other)
+    assert logged["seq"] == gone["seq"] + 1
+    assert clock(logged) == {"seat": turn, "remaining_ms": 3000, "away": True}
+    await server.advance(3)
+    timed = await at_seq(other, gone["seq"] + 2)
     assert timed["view"]["played"][-1][0] == turn
 
 
@@ -334,11 +346,12 @@ async def test_a_seat_away_before_its_turn_coming_back_gets_the_rest_of_the_45_s
     back, _ = await server.connect(code, tokens[away])
     returned = await until_event(back, {"kind": "connected", "seat": away})
     assert clock(returned) == {"seat": away, "remaining_ms": 42000, "away": False}
-    assert clock(await at_seq(here, returned["seq"]))["remaining_ms"] == 42000
+    told = await until_event(here, {"kind": "connected", "seat": away})
+    assert clock(told)["remaining_ms"] == 42000  # its return is held from the log a while
     await server.advance(41.5)
-    assert (await fresh(here))["seq"] == returned["seq"]
+    assert (await fresh(here))["seq"] == returned["seq"] + 1  # then logged, once
     await server.advance(0.5)
-    timed = await at_seq(here, returned["seq"] + 1)
+    timed = await at_seq(here, returned["seq"] + 2)
     assert timed["view"]["played"][-1][0] == away
 
 

@@ -43,7 +43,7 @@ class Log:
 
 def seen(state: TableState) -> bytes:
     """Everything a table shows: its summary and every seat's view with the clocks."""
-    running = outbox.clocks(state, 1_800_000_000.0)
+    running = outbox.clocks(state, 1_800_000_000.0, lambda seat: False)
     everything = [outbox.summary(state, lambda seat: seat % 2 == 0)]
     everything += [outbox.seat_view(state, seat, running) for seat in range(state.players)]
     return msgspec.json.encode(everything)

@@ -16,9 +16,13 @@ from kabes.server.protocol import Action, Refused, ReviewMove, encode
 
 
 class Connection(Protocol):
-    """One client socket, as a table sees it."""
+    """One client socket, as a table sees it. It carries the player its hello's token named
+    (None: a watcher), fixed for the socket's life, so the table can check, at every item it
+    handles, that the seat the socket stands for is still that player's (PROTOCOL.md, "A
+    socket acts only for its own player"); ``seat`` is set by the table when it seats it."""
 
     seat: int
+    player: int | None
 
     def send(self, data: bytes) -> None:
         """Queue ``data`` for the client; never blocks."""
@@ -40,19 +44,16 @@ class ClientAction:
 
 
 @dataclass(slots=True)
-class Attach:
-    """A socket said hello for a seat."""
-
-    conn: Connection
-
-
-@dataclass(slots=True)
 class Greet:
-    """A socket said hello for ``player``, whose seat the table finds (a socket relayed from
-    another process: see kabes.server.relay)."""
+    """A socket said hello for its player (``conn.player``), here or relayed from another
+    process (kabes.server.relay). The table finds the player's seat itself, in this one item:
+    no answer given earlier, on another loop turn, can be out of date by the time the socket
+    is seated (a leave and another person's join may come between)."""
 
     conn: Connection
-    player: int
+    seated: asyncio.Future[bool] | None = None
+    """Set once the table has seated the socket (True) or refused it (False), for the
+    socket's reader, which reads nothing more until then."""
 
 
 @dataclass(slots=True)
@@ -123,7 +124,7 @@ class Call:
 
 
 InboxItem = (
-    ClientAction | Attach | Greet | Watch | Detach | Join | Tick | Thought | Advice | Reviewed
+    ClientAction | Greet | Watch | Detach | Join | Tick | Thought | Advice | Reviewed
     | Call
 )
 
@@ -137,5 +138,7 @@ def turn_away(item: InboxItem, refused: Refused, close: int | None = None) -> No
     elif isinstance(item, Join | Call):
         if not item.reply.done():
             item.reply.set_exception(refused)
-    elif close is not None and isinstance(item, Attach | Greet | Watch):
+    elif close is not None and isinstance(item, Greet | Watch):
         item.conn.close(close)
+    if isinstance(item, Greet) and item.seated is not None and not item.seated.done():
+        item.seated.set_result(False)

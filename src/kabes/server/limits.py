@@ -28,7 +28,6 @@ import ipaddress
 import math
 import secrets
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final, Protocol
@@ -38,6 +37,7 @@ from starlette.requests import HTTPConnection
 
 from kabes.server import proxies
 from kabes.server.protocol import ErrorCode, Refused
+from kabes.server.window import Window
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +99,7 @@ class LocalCounter:
                  max_keys: int = MAX_KEYS) -> None:
         self._clock = clock
         self._max_keys = max_keys
-        self._logs: dict[tuple[str, str], tuple[float, deque[tuple[float, str]]]] = {}
-        """Each key's window and its requests' (moment, mark), oldest first."""
+        self._logs: dict[tuple[str, str], Window] = {}
 
     def __len__(self) -> int:
         return len(self._logs)
@@ -109,35 +108,26 @@ class LocalCounter:
         """See :meth:`Counter.hit`."""
         now = self._clock()
         self._forget(now)
-        entry = self._logs.pop((limit.name, key), None)
-        times = deque[tuple[float, str]]() if entry is None else entry[1]
-        while times and now - times[0][0] >= limit.seconds:
-            times.popleft()
-        wait = 0.0
-        if len(times) >= limit.most:
-            wait = times[0][0] + limit.seconds - now
-        else:
-            times.append((now, mark))
-        self._logs[limit.name, key] = (limit.seconds, times)
+        window = self._logs.pop((limit.name, key), None) or Window(limit.most, limit.seconds)
+        wait = window.wait(now)
+        if wait == 0:
+            window.hit(now, mark)
+        self._logs[limit.name, key] = window
         while len(self._logs) > self._max_keys:
             del self._logs[next(iter(self._logs))]
         return wait
 
     async def unhit(self, limit: Limit, key: str, mark: str) -> None:
         """See :meth:`Counter.unhit`."""
-        entry = self._logs.get((limit.name, key))
-        if entry is not None:
-            for each in entry[1]:
-                if each[1] == mark:
-                    entry[1].remove(each)
-                    return
+        window = self._logs.get((limit.name, key))
+        if window is not None:
+            window.unhit(mark)
 
     def _forget(self, now: float) -> None:
         """Drop the least recently used keys whose every request is older than a window."""
         while self._logs:
             first = next(iter(self._logs))
-            seconds, times = self._logs[first]
-            if times and now - times[-1][0] < seconds:
+            if not self._logs[first].quiet_at(now):
                 return
             del self._logs[first]
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from kabes.events import Event
-from kabes.server import wire
+from kabes.server import presence, wire
 from kabes.server.protocol import (
     Clock,
     Pause,
@@ -55,15 +55,19 @@ def _seat_info(number: int, sitter: Seat | None, connected: Connected) -> SeatIn
                     not sitter.person or connected(number), sitter.left)
 
 
-def clocks(state: TableState, now: float) -> tuple[Clock | None, Pause | None]:
-    """The running clock (a turn's, or the pause between hands), as every seat sees it."""
-    deadline = state.deadline()
+def clocks(
+    state: TableState, now: float, connected: Connected
+) -> tuple[Clock | None, Pause | None]:
+    """The running clock (a turn's, or the pause between hands), as every seat sees it and
+    as the table runs it (kabes.server.presence: a seat back whose return is not yet logged
+    is not on the away clock)."""
+    deadline = presence.deadline(state, connected)
     if deadline is None:
         return None, None
     left = max(0, round((deadline - now) * 1000))
     turn = state.turn
     if turn is not None:
-        away = state.away(turn)
+        away = presence.away(state, connected, turn)
         total = state.turn_budget
         if away:
             total = min(total, state.timing.away_seconds)
@@ -91,7 +95,7 @@ def watcher_welcome(
 ) -> Welcome:
     """The answer to a watcher's hello: no seat, the summary as anyone reads it."""
     return Welcome(state.seq, None, summary(state, connected, watchers=watchers),
-                   watcher_view(state, clocks(state, now)))
+                   watcher_view(state, clocks(state, now, connected)))
 
 
 def watcher_update(
@@ -99,7 +103,7 @@ def watcher_update(
 ) -> Update:
     """A fresh update for a watcher, with no events (``sync``)."""
     return Update(state.seq, summary(state, connected, watchers=watchers), [],
-                  watcher_view(state, clocks(state, now)))
+                  watcher_view(state, clocks(state, now, connected)))
 
 
 def welcome(
@@ -107,7 +111,7 @@ def welcome(
 ) -> Welcome:
     """The answer to a seat's hello: the table as it is at its seq."""
     return Welcome(state.seq, seat, summary(state, connected, True, watchers),
-                   seat_view(state, seat, clocks(state, now)))
+                   seat_view(state, seat, clocks(state, now, connected)))
 
 
 def update(
@@ -115,7 +119,7 @@ def update(
 ) -> Update:
     """A fresh update for one seat, with no events (``sync``)."""
     return Update(state.seq, summary(state, connected, True, watchers), [],
-                  seat_view(state, seat, clocks(state, now)))
+                  seat_view(state, seat, clocks(state, now, connected)))
 
 
 def updates(
@@ -136,7 +140,7 @@ def updates(
     shared = Raw(encode(summary(state, connected, True, watchers)))
     public = news + [wire.event_json(e) for e in events if e.to is None]
     public_raw = Raw(encode(public))
-    clock, pause = clocks(state, now)
+    clock, pause = clocks(state, now, connected)
     seen_by = wire.view_messages(*views_of(state.rules_match), clock, pause)
     for seat in seats:
         own = [wire.event_json(e) for e in events if e.to == seat]

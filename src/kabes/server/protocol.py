@@ -19,8 +19,10 @@ import msgspec
 MAX_MESSAGE_BYTES: Final = 4096
 """A client message over this many bytes closes its socket (1009)."""
 MAX_MESSAGES_PER_SECOND: Final = 100
-"""More client messages than this within one second close the socket (1008); more actions
-than this from all the sockets of one seat are refused ``slow_down`` (seat_limits.py)."""
+"""More client messages than this within one second from one socket, or from all the sockets
+of one seat, are refused ``slow_down`` and not passed on (seat_limits.py)."""
+FLOOD_MESSAGES_PER_SECOND: Final = 4 * MAX_MESSAGES_PER_SECOND
+"""More frames than this arriving within one second close the socket (1008)."""
 BODY_LIMIT: Final = 16 * 1024
 """An HTTP request body over this many bytes is refused (413)."""
 

@@ -124,6 +124,8 @@ class RemoteConnection:
     origin: str
     sid: int
     table: Table
+    player: int | None = None
+    """The player the socket's hello named at its origin (None: a watcher)."""
     seat: int = -1
     gone: bool = False
     """Detached: nothing more is sent."""
@@ -256,11 +258,11 @@ class Relay:
             if table is None:
                 self.cluster.post(origin, ["moved", sid])
                 return
-            seated = RemoteConnection(self, origin, sid, table)
+            player = None if frame[4] is None else int(frame[4])
+            seated = RemoteConnection(self, origin, sid, table, player)
             self.remote[key] = seated
-            player = frame[4]
-            table.inbox.put_nowait(
-                Watch(seated) if player is None else Greet(seated, int(player)))
+            # The owner's table checks the player's seat itself, as for a local socket.
+            table.inbox.put_nowait(Watch(seated) if player is None else Greet(seated))
         elif kind == "act":
             conn = self.remote.get(key)
             if conn is None or self.owner.held(conn.table.code) is not conn.table:

@@ -23,12 +23,10 @@ from kabes.server.phrases import PhraseGate
 from kabes.server.protocol import (
     Ack,
     Action,
-    ErrorCode,
     HintAction,
     LeaveAction,
     PlayAction,
     PlayAgainAction,
-    Refused,
     RemoveAction,
     ReviewAction,
     Said,
@@ -36,13 +34,13 @@ from kabes.server.protocol import (
     SyncAction,
     encode,
 )
-from kabes.server.seat_sockets import SeatSockets
+from kabes.server.seat_sockets import GONE_CLOSE, SeatSockets
 from kabes.server.state import TableState
 from kabes.server.tablelog import Entry
 from kabes.server.watchers import Watchers
 
-REMOVED_CLOSE = 4403
-"""The close code of the sockets of a player the host removed."""
+REMOVED_CLOSE = GONE_CLOSE
+"""The close code of the sockets of a player the host removed (as of one who left)."""
 
 
 class Desk(Protocol):
@@ -103,17 +101,15 @@ async def act(desk: Desk, conn: Connection, action: Action) -> None:
         conn.send(encode(Ack(action.id, desk.state.seq)))
     elif isinstance(action, LeaveAction):
         kind, data = actions.leave(state, seat)
+        # Every socket of the seat goes (the commit takes them out before telling the
+        # change, the actor closes them with 4403 after this ack: SeatSockets.evict): before
+        # the start the seat is free for another person, whose updates none may see.
         await desk.commit(kind, data, seat, action.id)
         conn.send(encode(Ack(action.id, desk.state.seq)))
-        # Every socket of the seat goes: before the start the seat is free for another
-        # person, whose updates none of them may see.
-        for other in desk.sockets.take(seat) or [conn]:
-            other.close(1000)
     elif isinstance(action, RemoveAction):
         kind, data = actions.remove(state, seat, action.seat)
-        entry = await desk.commit(kind, data, seat, action.id)
-        send_off(desk.sockets, action.seat)
-        conn.send(encode(Ack(action.id, entry.seq)))
+        entry = await desk.commit(kind, data, seat, action.id)  # the removed seat's sockets
+        conn.send(encode(Ack(action.id, entry.seq)))  # go as a leaver's do, told `removed`
     else:
         if isinstance(action, PlayAction):
             kind, data = actions.play(state, seat, action.move)
@@ -135,12 +131,3 @@ def say(desk: Desk, conn: Connection, action: SayAction) -> None:
     ack = Ack(action.id, seq)
     desk.answers.remember(conn.seat, action.id, ack)
     conn.send(encode(ack))
-
-
-def send_off(sockets: SeatSockets, seat: int) -> None:
-    """Close every socket of a seat the host removed: they saw the update that frees it, now
-    they are told why and closed (4403); another person may take the seat."""
-    removed = Refused(ErrorCode.REMOVED, "the host removed you from this table")
-    for conn in sockets.take(seat):
-        conn.send(encode(removed.to_error(None)))
-        conn.close(REMOVED_CLOSE)

@@ -1,21 +1,25 @@
-"""What one seat may hold and send, whatever number of sockets it opens (PROTOCOL.md, "Safe
-for strangers"; docs/protocol.md, Limits).
+"""What one seat and each socket may hold and send, whatever number of sockets a seat opens
+(PROTOCOL.md, "Safe for strangers"; docs/protocol.md, Limits).
 
-A socket's own flood limit is app.py's (a socket over it is closed 1008). Here are the seat's:
-at most ``seat_sockets`` sockets at once, a new one closing the seat's oldest (close 4409,
-after an ``error`` ``too_many_sockets``), and at most :data:`MAX_MESSAGES_PER_SECOND` actions
-a second from all its sockets together, the rest refused ``slow_down`` (nothing changed, the
-socket stays open). The table's actor asks both, so neither needs a lock or a shared table.
+Each socket's own limit is :class:`SocketRate` (kabes.server.socket_api asks it for every
+frame, as the frame arrives). A seat's are: at most ``seat_sockets`` sockets at once, a new
+one closing the seat's oldest (close 4409, after an ``error`` ``too_many_sockets``), and at
+most :data:`MAX_MESSAGES_PER_SECOND` actions a second from all its sockets together, counted
+by when they arrived, the rest refused ``slow_down`` (nothing changed, the socket stays
+open). The table's actor asks both, so neither needs a lock or a shared table.
 """
 
 from __future__ import annotations
 
-import time
-from collections import deque
-from collections.abc import Callable
-
 from kabes.server.inbox import Connection
-from kabes.server.protocol import MAX_MESSAGES_PER_SECOND, ErrorCode, Refused, encode
+from kabes.server.protocol import (
+    FLOOD_MESSAGES_PER_SECOND,
+    MAX_MESSAGES_PER_SECOND,
+    ErrorCode,
+    Refused,
+    encode,
+)
+from kabes.server.window import Window
 
 TOO_MANY_SOCKETS_CLOSE = 4409
 """The close code of a seat's oldest socket when a newer one goes over the seat's cap."""
@@ -33,23 +37,43 @@ def shed_oldest(conns: list[Connection], cap: int) -> None:
 
 
 class SeatRate:
-    """The actions each seat sent within the last second, all its sockets together."""
+    """The actions each seat sent within the last second, all its sockets together, counted
+    at the moment each *arrived* (its ``received`` stamp, ``time.perf_counter()``), not when
+    the table got to it: a backlog (a table busy storing, a restart) handled in a burst was
+    sent at the client's pace and is not refused for the table's."""
 
-    def __init__(self, limit: int = MAX_MESSAGES_PER_SECOND,
-                 now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, limit: int = MAX_MESSAGES_PER_SECOND) -> None:
         self.limit = limit
-        self.now = now
-        self._times: dict[int, deque[float]] = {}
+        self._windows: dict[int, Window] = {}
+        """One per seat: bounded by the table's seats."""
 
-    def check(self, seat: int) -> None:
-        """Count one action of ``seat``; Refused ``slow_down`` if it is one too many."""
-        now = self.now()
-        times = self._times.get(seat)
-        if times is None:
-            times = self._times[seat] = deque()
-        while times and now - times[0] > 1.0:
-            times.popleft()
-        if len(times) >= self.limit:
+    def check(self, seat: int, received: float) -> None:
+        """Count one action of ``seat`` that arrived at ``received``; Refused ``slow_down``
+        if it is one too many."""
+        window = self._windows.get(seat)
+        if window is None:
+            window = self._windows[seat] = Window(self.limit)
+        if not window.hit(received):
             raise Refused(ErrorCode.SLOW_DOWN, f"a seat may send at most {self.limit} "
                           "messages a second, all its sockets together")
-        times.append(now)
+
+
+class SocketRate:
+    """One socket's messages, a watcher's included, counted as they arrive (PROTOCOL.md:
+    every socket sends at most 100 messages a second, then ``slow_down``). Past
+    :data:`MAX_MESSAGES_PER_SECOND` within a second a message is answered ``slow_down`` and
+    not passed on, the socket kept; past :data:`FLOOD_MESSAGES_PER_SECOND` arrivals (refused
+    ones too) the socket is closed (1008): that is no client pacing itself badly but a flood,
+    and answering each frame would cost more than the socket is worth."""
+
+    def __init__(self) -> None:
+        self._passed = Window(MAX_MESSAGES_PER_SECOND)
+        self._arrived = Window(FLOOD_MESSAGES_PER_SECOND)
+
+    def arrived(self, now: float) -> bool:
+        """Count a frame's arrival; False if the socket is flooding (close it, 1008)."""
+        return self._arrived.hit(now)
+
+    def passes(self, now: float) -> bool:
+        """Count a message to be passed on; False if it is one too many (``slow_down``)."""
+        return self._passed.hit(now)

@@ -14,12 +14,11 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 
 from fastapi import FastAPI, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from kabes.server.inbox import Attach, ClientAction, Detach, Watch
+from kabes.server.inbox import ClientAction, Detach, Greet, Watch
 from kabes.server.protocol import (
     MAX_MESSAGE_BYTES,
     MAX_MESSAGES_PER_SECOND,
@@ -32,6 +31,7 @@ from kabes.server.protocol import (
     encode,
 )
 from kabes.server.relay import RemoteSeat
+from kabes.server.seat_limits import SocketRate
 from kabes.server.services import STORE_DOWN, Services, patience
 from kabes.server.table import Table
 
@@ -51,6 +51,8 @@ class Socket:
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.seat = -1
+        self.player: int | None = None
+        """The player the hello's token named (None: a watcher, or no hello yet)."""
         self.queue: asyncio.Queue[bytes | int] = asyncio.Queue(SEND_QUEUE)
         self.closing = False
         self.sending = False
@@ -139,7 +141,7 @@ def socket_routes(app: FastAPI, services: Services) -> None:
         services.connections += 1
         sock = Socket(ws)
         table: LocalSeat | RemoteSeat | None = None
-        times: deque[float] = deque()
+        rate = SocketRate()
         try:
             while True:
                 if table is None:
@@ -159,18 +161,21 @@ def socket_routes(app: FastAPI, services: Services) -> None:
                 if size > MAX_MESSAGE_BYTES:
                     sock.close(1009)
                     break
-                now = time.monotonic()
-                times.append(now)
-                while times and now - times[0] > 1.0:
-                    times.popleft()
-                if len(times) > MAX_MESSAGES_PER_SECOND:
+                received = time.perf_counter()  # counted as it arrives, not as it is handled
+                if not rate.arrived(received):
                     sock.close(1008)
                     break
-                received = time.perf_counter()
                 try:
-                    message = decode_client(data)
+                    message: Hello | Action | BadInput = decode_client(data)
                 except BadInput as err:
-                    sock.send(encode(err.to_error(err.action_id)))
+                    message = err
+                if not rate.passes(received):
+                    slow = Refused(ErrorCode.SLOW_DOWN, f"a socket may send at most "
+                                   f"{MAX_MESSAGES_PER_SECOND} messages a second")
+                    sock.send(encode(slow.to_error(_id_of(message))))
+                    continue
+                if isinstance(message, BadInput):
+                    sock.send(encode(message.to_error(message.action_id)))
                     continue
                 if isinstance(message, Hello):
                     if table is not None or (message.token is None and not message.watch):
@@ -245,17 +250,26 @@ async def _hello(
     if found is None:  # the table lets the watcher in, or refuses it (kabes.server.watchers)
         table.inbox.put_nowait(Watch(sock))
         return LocalSeat(table, sock)
+    # The table finds the player's seat and seats the socket in one item (or refuses it,
+    # 4401): no seat number looked up here could be another player's by the time it is used.
+    sock.player = found[0]
+    seated: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+    table.inbox.put_nowait(Greet(sock, seated))
     try:
-        seat = await table.call(lambda: table.seat_of(found[0]))
-    except Refused:  # the table moved meanwhile: the client tries again
-        _refuse(sock, ErrorCode.UNAVAILABLE, "the table has moved", 1012)
+        if not await asyncio.wait_for(seated, max(1.0, deadline - time.monotonic())):
+            return None  # refused (4401), or the table moved (1012)
+    except TimeoutError:
+        table.inbox.put_nowait(Detach(sock))  # after the Greet: the table forgets it
+        _refuse(sock, ErrorCode.UNAVAILABLE, "the table did not answer in time", 1013)
         return None
-    if seat is None:
-        _refuse(sock, ErrorCode.NOT_SEATED, "you hold no seat at this table", 4401)
-        return None
-    sock.seat = seat
-    table.inbox.put_nowait(Attach(sock))
     return LocalSeat(table, sock)
+
+
+def _id_of(message: Hello | Action | BadInput) -> str | None:
+    """The id an answer to ``message`` carries."""
+    if isinstance(message, BadInput):
+        return message.action_id
+    return None if isinstance(message, Hello) else message.id
 
 
 def _refuse(sock: Socket, code: ErrorCode, message: str, close: int) -> None:

@@ -189,7 +189,8 @@ class TableState:
 
     def _disconnected(self, entry: Entry, change: Change) -> None:
         sitter = self.seat(entry.data["seat"])
-        sitter.away_since = entry.at
+        # Logged late (kabes.server.presence), it says when the last socket went.
+        sitter.away_since = entry.data.get("since", entry.at)
         if entry.data.get("forced"):  # the servers dropped the socket: not the person's doing
             sitter.restarted = True
         change.news.append({"kind": "disconnected", "seat": entry.data["seat"]})
@@ -220,6 +221,9 @@ class TableState:
         self.match = Match(self.variant, self.players, self.options)
         self.status = Status.PLAYING
         change.news.append({"kind": "started"})
+        for number in entry.data.get("present", ()):
+            # Who had a socket open at the start (the wait's connections are not logged).
+            self.seat(number).away_since = None
         if entry.data.get("auto"):
             # A public table starts by itself when its last seat is taken, before its last
             # people can open their sockets: nobody is on the short clock for that.

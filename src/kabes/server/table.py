@@ -23,14 +23,13 @@ from typing import Any
 
 from kabes.errors import KabesError
 from kabes.match import Match
-from kabes.server import actions, outbox, seat_actions, seat_wait
+from kabes.server import actions, outbox, presence, seat_actions, seat_wait
 from kabes.server.answers import Answers
 from kabes.server.clock import Alarm, Clock
 from kabes.server.computer_seats import ComputerSeats
 from kabes.server.config import Settings
 from kabes.server.inbox import (
     Advice,
-    Attach,
     Call,
     ClientAction,
     Connection,
@@ -48,6 +47,7 @@ from kabes.server.logs import log_entry
 from kabes.server.metrics import Metrics
 from kabes.server.outcomes import effects_of
 from kabes.server.phrases import PhraseGate
+from kabes.server.presence import Presence
 from kabes.server.protocol import (
     Action,
     ErrorCode,
@@ -95,8 +95,10 @@ class Table:
         self.watchers = Watchers()
         """The sockets watching from no seat (kabes.server.watchers)."""
         self.phrases = PhraseGate()
+        self.presence = Presence()
+        """What the log is told of the seats' connections, and when (kabes.server.presence)."""
         self.rate = SeatRate()
-        """Each seat's actions in the last second, all its sockets together."""
+        """Each seat's actions in the last second, all its sockets together, by arrival."""
         self.answers = Answers()
         """Answers not in the log (refusals, hints, reviews), for retried ids."""
         self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue()
@@ -163,7 +165,7 @@ class Table:
 
     def view_json(self, seat: int) -> dict[str, Any]:
         """``seat``'s VIEW now, as JSON values."""
-        running = outbox.clocks(self.state, self.clock.now())
+        running = outbox.clocks(self.state, self.clock.now(), self.connected)
         return as_json(outbox.seat_view(self.state, seat, running))
 
     def seat_of(self, player: int) -> int | None:
@@ -201,6 +203,7 @@ class Table:
                 await self._handle(item)
                 with contextlib.suppress(Refused):
                     await self.start_if_due()
+                self.sockets.send_off(self.state)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -216,7 +219,7 @@ class Table:
             turn_away(item, Refused(ErrorCode.UNAVAILABLE, "this table has moved; reconnect"),
                       close=1012)
             return
-        if self._stale and not isinstance(item, Attach | Greet | Watch | Detach | Reviewed):
+        if self._stale and not isinstance(item, Greet | Watch | Detach | Reviewed):
             try:
                 await self._reload()
             except Refused as err:
@@ -225,21 +228,14 @@ class Table:
                 item.conn.send(encode(err.to_error(item.action.id)))
                 return
         if isinstance(item, ClientAction):
-            await self._on_action(item.conn, item.action)
+            await self._on_action(item.conn, item.action, item.received or time.perf_counter())
             if self.metrics is not None and item.received:
                 self.metrics.action_latency(item.action).observe(
                     time.perf_counter() - item.received)
-        elif isinstance(item, Attach):
-            await self._on_attach(item.conn)
         elif isinstance(item, Greet):
-            seat = self.state.seat_of(item.player)
-            if seat is None:
-                refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat at this table")
-                item.conn.send(encode(refused.to_error(None)))
-                item.conn.close(4401)
-                return
-            item.conn.seat = seat
-            await self._on_attach(item.conn)
+            seated = await self._on_greet(item.conn)
+            if item.seated is not None and not item.seated.done():
+                item.seated.set_result(seated)
         elif isinstance(item, Watch):
             self.watchers.admit(item.conn, self.state, self.connected, self.clock.now())
         elif isinstance(item, Detach):
@@ -276,6 +272,7 @@ class Table:
         if self.lost:
             raise Refused(ErrorCode.UNAVAILABLE, "this table has moved; reconnect")
         state = self.state
+        data = self.presence.stamp(kind, data, self.connected, state)
         entry = Entry(state.seq + 1, kind, data, self.clock.now(), seat, action, self.epoch)
         before = state.status
         try:
@@ -298,6 +295,7 @@ class Table:
             raise Refused(ErrorCode.UNAVAILABLE,
                           "the table could not store that; try again") from None
         log_entry(log, self.code, entry)
+        self.sockets.evict(state)  # before the change is told: see SeatSockets.evict
         if state.status == Status.OVER != before and state.tournament and self.on_over:
             self.on_over(self)
         seats = self.sockets.seats()
@@ -347,21 +345,19 @@ class Table:
 
     # Handlers ----------------------------------------------------------------------------
 
-    async def _on_attach(self, conn: Connection) -> None:
-        sitter = self.state.seats[conn.seat]
-        if sitter is None or sitter.left:
-            refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat here")
-            conn.send(encode(refused.to_error(None)))
-            conn.close(4401)
-            return
-        # The welcome comes first (PROTOCOL.md: welcome, then updates); the seat's coming
-        # back is a change of its own, whose update follows with the next seq. So the
-        # welcome shows the table as it was at its seq: this socket not yet counted.
-        conn.send(encode(outbox.welcome(self.state, conn.seat, self.connected,
-                                        self.clock.now(), self.watcher_count)))
-        if self.sockets.add(conn) and sitter.person:
-            with contextlib.suppress(Refused):
-                await self.commit("connected", {"seat": conn.seat})
+    async def _on_greet(self, conn: Connection) -> bool:
+        # Found and seated in this one item: nothing can take the seat from the socket's
+        # player between the two (later changes of the seat: SeatSockets.evict).
+        seat = self.sockets.seat_for(conn, self.state)
+        if seat is None:
+            return False
+        # The welcome first (PROTOCOL.md: welcome, then updates), showing the table at its
+        # seq without this socket; the seat's coming back is told after it.
+        conn.send(encode(outbox.welcome(self.state, seat, self.connected, self.clock.now(),
+                                        self.watcher_count)))
+        if self.sockets.add(conn) and self.state.seat(seat).person:
+            await self._presence(seat, True)
+        return True
 
     async def _on_detach(self, conn: Connection, forced: bool = False) -> None:
         if self.watchers.drop(conn):
@@ -370,13 +366,19 @@ class Table:
             return
         seats = self.state.seats
         sitter = seats[conn.seat] if conn.seat < len(seats) else None
-        if sitter is not None and sitter.person and not sitter.left \
-                and not self.closed:
-            data: dict[str, Any] = {"seat": conn.seat}
-            if forced:
-                data["forced"] = True
+        if sitter is not None and sitter.person and not sitter.left and not self.closed:
+            await self._presence(conn.seat, False, forced)
+
+    async def _presence(self, seat: int, here: bool, forced: bool = False) -> None:
+        """``seat`` gained its first socket (``here``) or lost its last: logged, or only
+        told to every socket at the current seq (kabes.server.presence)."""
+        found = self.presence.change(self.state, seat, here, self.clock.now(), forced)
+        if found is not None:
             with contextlib.suppress(Refused):
-                await self.commit("disconnected", data)
+                await self.commit(*found)
+        elif self.sockets or self.watchers:
+            news = {"kind": "connected" if here else "disconnected", "seat": seat}
+            self._tell(self.state, Change(news=[news]), self.sockets.seats())
 
     async def _on_join(self, join: Join) -> None:
         try:
@@ -428,9 +430,13 @@ class Table:
                 await self.commit("abandoned", {})
             return
         await seat_wait.free_absent(self)
-        deadline = state.deadline()
+        for kind, data in self.presence.flush(self.state, self.connected, self.clock.now()):
+            with contextlib.suppress(Refused):
+                await self.commit(kind, data)
+        deadline = presence.deadline(self.state, self.connected)
         if deadline is None or self.clock.now() < deadline:
             return
+        state = self.state
         turn = state.turn
         with contextlib.suppress(Refused):
             if turn is not None:
@@ -438,18 +444,19 @@ class Table:
             elif state.status == Status.BETWEEN_HANDS:
                 await self.commit("dealt", actions.new_deal(state, self.rng))
 
-    async def _on_action(self, conn: Connection, action: Action) -> None:
+    async def _on_action(self, conn: Connection, action: Action, received: float) -> None:
         seat = conn.seat
         if conn in self.watchers:
             self.watchers.act(conn, action, self.state, self.connected, self.clock.now())
             return
-        if not self.sockets.holds(conn):
-            # A socket of a seat given up (a leave closes them all): it speaks for nobody.
+        if not self.sockets.holds(conn, self.state):
+            # A socket of a seat given up or of another player's: it speaks for nobody.
             refused = Refused(ErrorCode.NOT_SEATED, "you hold no seat at this table")
             conn.send(encode(refused.to_error(action.id)))
+            self.sockets.refuse(conn)
             return
         try:
-            self.rate.check(seat)
+            self.rate.check(seat, received)
         except Refused as err:  # not remembered: the same id sent later is tried afresh
             conn.send(encode(err.to_error(action.id)))
             return
@@ -478,8 +485,9 @@ class Table:
         """Set the alarm for the running clock, and wake a computer seat whose turn it is."""
         if self.closed or self.lost:
             return
-        deadline = self.state.deadline()
-        for also in (self.abandon_at(), start_alarm(self.state), seat_wait.next_alarm(self)):
+        deadline = presence.deadline(self.state, self.connected)
+        for also in (self.abandon_at(), start_alarm(self.state), seat_wait.next_alarm(self),
+                     self.presence.due(self.state, self.connected)):
             if also is not None:
                 deadline = also if deadline is None else min(deadline, also)
         if deadline is not None:

@@ -1,0 +1,94 @@
+"""Every socket, a watcher's included, sends at most 100 messages a second, then ``slow_down``
+(PROTOCOL.md, "Safe for strangers"), counted as the messages *arrive*: a message past the
+limit is answered ``error`` ``slow_down`` under its id and not passed on, the socket kept; a
+seat's messages sent at an honest pace are never refused because its table handled them
+late, in a burst (a table busy storing, or rebuilding after a restart)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from harness import Server, Socket
+
+from kabes.server.protocol import MAX_MESSAGES_PER_SECOND
+from kabes.server.table import Table
+
+
+async def answers(sock: Socket, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """The ack or error answering each of ``ids``."""
+    found: dict[str, dict[str, Any]] = {}
+    wanted = set(ids)
+    while len(found) < len(wanted):
+        message = await sock.recv()
+        if message["type"] in ("ack", "error") and message.get("id") in wanted:
+            found[message["id"]] = message
+    return found
+
+
+async def test_a_watchers_sync_flood_from_many_sockets_is_slowed_down_each_socket_kept(
+    server: Server,
+) -> None:
+    _, token = await server.guest("Roselène")
+    code = (await server.open_table(token, variant="haitian", players=4, public=True))["code"]
+    watchers = []
+    for _ in range(16):
+        sock = server.socket(code)
+        sock.send({"type": "hello", "watch": True})
+        assert (await sock.until("welcome"))["seat"] is None
+        watchers.append(sock)
+    sent = MAX_MESSAGES_PER_SECOND + 60
+    ids = {sock: [f"w{n}-{i}" for i in range(sent)] for n, sock in enumerate(watchers)}
+    for sock, its in ids.items():
+        for action_id in its:
+            sock.send({"type": "sync", "id": action_id})
+    for sock, its in ids.items():
+        got = await answers(sock, its)
+        refused = [got[i] for i in its if got[i]["type"] == "error"]
+        assert refused, "a watcher's flood went through unslowed"
+        assert {m["code"] for m in refused} == {"slow_down"}
+        # Its hello was the first of its messages within that second, if it was.
+        assert len(refused) <= sent - MAX_MESSAGES_PER_SECOND + 1
+        assert sock.close_code is None
+    table = (await server.http.get(f"/api/tables/{code}")).json()
+    assert table["watchers"] == 16
+
+
+class HeldStore:
+    """A table's store whose writes wait until the test opens it: the table's actor is held
+    on one write while the seat's messages pile up in its inbox, as after a restart."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.open = asyncio.Event()
+
+    async def append(self, code: str, entry: Any, effects: Any) -> None:
+        await self.open.wait()
+        await self.store.append(code, entry, effects)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+
+async def test_a_seats_messages_sent_at_50_a_second_then_handled_in_a_burst_are_all_accepted(
+    server: Server,
+) -> None:
+    _, token = await server.guest("Roselène")
+    code = (await server.open_table(token, variant="haitian", players=2,
+                                    computers={"1": "beginner"}))["code"]
+    sock, _ = await server.connect(code, token)
+    table: Table = server.hub.tables[code]
+    held = HeldStore(table.store)
+    table.store = held  # type: ignore[assignment]
+    sock.send({"type": "start", "id": "go"})
+    ids = [f"s{n}" for n in range(MAX_MESSAGES_PER_SECOND * 3 // 2)]
+    for action_id in ids:  # 50 a second, for 3 seconds; the table handles none meanwhile
+        sock.send({"type": "sync", "id": action_id})
+        await asyncio.sleep(1 / 50)
+    assert not [m for m in sock.log if m.get("id") in ids]
+    assert table.inbox.qsize() >= len(ids) - 5
+    held.open.set()  # the backlog is handled at once
+    got = await answers(sock, ["go", *ids])
+    refused = {i: m for i, m in got.items() if m["type"] == "error"}
+    assert refused == {}, f"{len(refused)} refused: {list(refused.values())[:3]}"
+    assert sock.close_code is None
