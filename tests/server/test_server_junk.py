@@ -300,7 +300,7 @@ async def step(run: Run, kind: str, args: tuple[Any, ...]) -> None:
         await asyncio.wait_for(peer.sock.task, 10)
         return
     if kind == "flood":
-        for _ in range(protocol.FLOOD_MESSAGES_PER_SECOND + 20):
+        for _ in range(protocol.MAX_MESSAGES_PER_SECOND + 20):
             peer.sock.send_text("flood")
         assert await peer.sock.closed() == 1008
         peer.gone = "closed 1008"

@@ -19,10 +19,9 @@ import msgspec
 MAX_MESSAGE_BYTES: Final = 4096
 """A client message over this many bytes closes its socket (1009)."""
 MAX_MESSAGES_PER_SECOND: Final = 100
-"""More client messages than this within one second from one socket, or from all the sockets
-of one seat, are refused ``slow_down`` and not passed on (seat_limits.py)."""
-FLOOD_MESSAGES_PER_SECOND: Final = 4 * MAX_MESSAGES_PER_SECOND
-"""More frames than this arriving within one second close the socket (1008)."""
+"""More client messages than this within one second: from one socket, the one too many is
+answered ``slow_down`` and the socket closed (1008); from all the sockets of one seat
+together, each one too many is refused ``slow_down``, the sockets kept (seat_limits.py)."""
 BODY_LIMIT: Final = 16 * 1024
 """An HTTP request body over this many bytes is refused (413)."""
 

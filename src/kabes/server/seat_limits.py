@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from kabes.server.inbox import Connection
 from kabes.server.protocol import (
-    FLOOD_MESSAGES_PER_SECOND,
     MAX_MESSAGES_PER_SECOND,
     ErrorCode,
     Refused,
@@ -59,21 +58,19 @@ class SeatRate:
 
 
 class SocketRate:
-    """One socket's messages, a watcher's included, counted as they arrive (PROTOCOL.md:
-    every socket sends at most 100 messages a second, then ``slow_down``). Past
-    :data:`MAX_MESSAGES_PER_SECOND` within a second a message is answered ``slow_down`` and
-    not passed on, the socket kept; past :data:`FLOOD_MESSAGES_PER_SECOND` arrivals (refused
-    ones too) the socket is closed (1008): that is no client pacing itself badly but a flood,
-    and answering each frame would cost more than the socket is worth."""
+    """One socket's messages, a watcher's included, counted as they arrive. PROTOCOL.md says
+    two things of the 101st message within a second: every socket sends at most 100 a second
+    "then ``slow_down``" ("Safe for strangers"), and more than 100 within one second from one
+    socket "closes it (1008)" (guarantee 3). Both hold: the one too many is answered
+    ``error`` ``slow_down`` under its id, not passed on, and the socket is closed 1008. A
+    client pacing itself honestly never gets there (the seat's own limit, :class:`SeatRate`,
+    is what several sockets of one seat meet, and it keeps them open)."""
+
+    __slots__ = ("_passed",)
 
     def __init__(self) -> None:
         self._passed = Window(MAX_MESSAGES_PER_SECOND)
-        self._arrived = Window(FLOOD_MESSAGES_PER_SECOND)
-
-    def arrived(self, now: float) -> bool:
-        """Count a frame's arrival; False if the socket is flooding (close it, 1008)."""
-        return self._arrived.hit(now)
 
     def passes(self, now: float) -> bool:
-        """Count a message to be passed on; False if it is one too many (``slow_down``)."""
+        """Count a message that arrived at ``now``; False if it is one too many."""
         return self._passed.hit(now)

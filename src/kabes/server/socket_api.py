@@ -162,18 +162,16 @@ def socket_routes(app: FastAPI, services: Services) -> None:
                     sock.close(1009)
                     break
                 received = time.perf_counter()  # counted as it arrives, not as it is handled
-                if not rate.arrived(received):
-                    sock.close(1008)
-                    break
                 try:
                     message: Hello | Action | BadInput = decode_client(data)
                 except BadInput as err:
                     message = err
-                if not rate.passes(received):
+                if not rate.passes(received):  # told why, then closed (seat_limits.SocketRate)
                     slow = Refused(ErrorCode.SLOW_DOWN, f"a socket may send at most "
                                    f"{MAX_MESSAGES_PER_SECOND} messages a second")
                     sock.send(encode(slow.to_error(_id_of(message))))
-                    continue
+                    sock.close(1008)
+                    break
                 if isinstance(message, BadInput):
                     sock.send(encode(message.to_error(message.action_id)))
                     continue
