@@ -119,12 +119,13 @@ async def test_from_outside_a_second_socket_of_a_player_who_left_never_sees_the_
     await server.start()
     try:
         async with httpx.AsyncClient(base_url=server.base, trust_env=False) as http:
-            _, host = await guest(http, "Roselène")
             _, x_token = await guest(http, "Xavier")
             for round_ in range(12):
+                _, host = await guest(http, f"Roselène {round_}")  # 3 waiting seats each
                 y_player, y_token = await guest(http, f"Yolande {round_}")
                 reply = await http.post("/api/tables", headers=auth(host),
                                         json={"variant": "haitian", "players": 2})
+                assert reply.status_code == 201, reply.text
                 code = reply.json()["code"]
                 await http.post(f"/api/tables/{code}/join", headers=auth(x_token))
                 first = Client(server.base, code, x_token)
