@@ -57,6 +57,7 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "trusted_proxies": ("10.0.0.2", "10.0.0.2"),
     "guests_per_minute": ("3", 3),
     "tables_per_minute": ("4", 4),
+    "seats_held": ("2", 2),
     "link_codes_per_minute": ("5", 5),
     "sockets_per_address": ("8", 8),
     "link_codes_per_network": ("7", 7),

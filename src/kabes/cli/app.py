@@ -215,6 +215,7 @@ def serve(
     trusted_proxies: Annotated[str, _setting("trusted_proxies")] = SERVE.trusted_proxies,
     guests_per_minute: Annotated[int, _setting("guests_per_minute")] = SERVE.guests_per_minute,
     tables_per_minute: Annotated[int, _setting("tables_per_minute")] = SERVE.tables_per_minute,
+    seats_held: Annotated[int, _setting("seats_held")] = SERVE.seats_held,
     link_codes_per_minute: Annotated[
         int, _setting("link_codes_per_minute")] = SERVE.link_codes_per_minute,
     sockets_per_address: Annotated[

@@ -99,8 +99,8 @@ class Edge:
     """Whether /docs and /redoc are served (/openapi.json always is)."""
     seats_held: int | None = 3
     """Seats a player may hold at once at tables waiting to start (kabes.server.seat_holds);
-    None: no cap (in-process tests that open many tables with one guest). Not a flag: the
-    protocol fixes it, and ``--rate-limits off`` leaves it on."""
+    None: no cap (in-process tests that open many tables with one guest). ``--seats-held``
+    (3, as PROTOCOL.md says); ``--rate-limits off`` leaves it on."""
 
 
 ORIGIN: Final = re.compile(r"https?://[a-z0-9.\-\[\]:]+")
@@ -229,6 +229,10 @@ class ServerConfig:
         minimum=1)
     tables_per_minute: int = setting(
         10, "With the rate limits on: tables one player may open a minute.", minimum=1)
+    seats_held: int = setting(
+        3, "Seats one player may hold at once at tables waiting to start (a tournament's "
+        "aside); the next table, join or quick seat is refused 409 too_many_tables. Not a "
+        "rate limit: --rate-limits off leaves it on.", minimum=1)
     link_codes_per_minute: int = setting(
         10, "With the rate limits on: link codes one client address may try a minute.",
         minimum=1)
@@ -288,7 +292,7 @@ class ServerConfig:
                     link_codes_per_network=self.link_codes_per_network,
                     wrong_link_codes_per_minute=self.wrong_link_codes_per_minute,
                     proxies=TrustedProxies.parse(self.trusted_proxies),
-                    api_docs=self.api_docs)
+                    api_docs=self.api_docs, seats_held=self.seats_held)
 
     def table(self, workers: int, review_searches: int) -> Settings:
         """The tables' settings once the worker pool's size is known."""
