@@ -29,13 +29,18 @@ export function foldedLength(width, s = S) {
   return Math.max(2, Math.floor((width - FOLD_ROOM) / (2 * s + 4)));
 }
 
-/** The size the board's CSS asks for (--train-s) and the room left beside a row's owner. */
-function lineRoom(board) {
+/** The size the board's CSS asks for (--train-s) and the room a row's tiles have: beside the
+ * owner, or under it when many trains stand in two columns (--train-cols, a short screen). */
+function lineRoom(board, many) {
   const style = getComputedStyle(board);
   const s = parseFloat(style.getPropertyValue("--train-s")) || S;
-  const head = parseFloat(style.getPropertyValue("--train-head")) || 0;
-  return { s, width: (board.clientWidth || 360) - head };
+  const cols = many ? parseFloat(style.getPropertyValue("--train-cols")) || 1 : 1;
+  const head = cols > 1 ? 0 : parseFloat(style.getPropertyValue("--train-head")) || 0;
+  return { s, width: (board.clientWidth || 360) / cols - head };
 }
+
+/** More trains than a short screen has lines for: two columns there (app.css). */
+const MANY = 6;
 
 /** A train's tile: a double crosswise (upright), unless `flat` (the engine on its short line). */
 function smallTile(tile, cls, flat = false) {
@@ -68,7 +73,8 @@ export function markerIcon() {
  */
 export function renderTrains(board, view, opts) {
   clear(board);
-  const wrap = h("div", { class: "trains" });
+  const many = view.trains.length >= MANY;
+  const wrap = h("div", { class: `trains${many ? " many" : ""}` });
   if (view.engine) {
     wrap.append(h("div", { class: "engine" }, smallTile(view.engine, "engine-tile", true), h("span", {}, t("train.engine"))));
   } else {
@@ -101,7 +107,7 @@ export function renderTrains(board, view, opts) {
     );
     const tiles = h("div", { class: "train-tiles" });
     const key = `${view.hand_number}:${place}`;
-    const room = lineRoom(board);
+    const room = lineRoom(board, many);
     const keep = foldedLength(room.width, room.s);
     const folds = train.tiles.length > keep + 1;
     const whole = !folds || unfolded.has(key);
