@@ -39,7 +39,8 @@ BOXES_JS = """
 () => {
   const els = [document.querySelector('.seat-strip'), ...document.querySelectorAll('[data-train]'),
     document.querySelector('.hand'), ...document.querySelectorAll('.tool, .topbar button')];
-  const boxes = els.filter(Boolean).map((el) => [el.className || el.tagName, el.getBoundingClientRect()]);
+  const boxes = els.filter(Boolean)
+    .map((el) => [el.className || el.tagName, el.getBoundingClientRect()]);
   const out = [];
   for (let i = 0; i < boxes.length; i += 1)
     for (let j = i + 1; j < boxes.length; j += 1) {
@@ -134,10 +135,13 @@ def test_eight_at_a_phone_table_screenshots(
     assert not js_errors
 
 
-def test_a_line_game_keeps_its_seats_cards(server: str, new_page: Any, js_errors: list[str]) -> None:
+def test_a_line_game_keeps_its_seats_cards(
+    server: str, new_page: Any, js_errors: list[str]
+) -> None:
     m = play_until("haitian", 4, lambda m, v: bool(v.my_turn), seed=3)
     page = new_page(viewport=SIZES["360x740"], reduced_motion="reduce")
-    fake_table(page, server, summary("TEST123", m, ["Roselène", "Mireille", "Jean", "Ana"]), state(m))
+    table = summary("TEST123", m, ["Roselène", "Mireille", "Jean", "Ana"])
+    fake_table(page, server, table, state(m))
     page.wait_for_selector("[data-tile]")
     assert page.locator(".opponents .seat[data-seat]").count() == 3
     assert not page.locator(".seat-strip").count()
