@@ -49,7 +49,9 @@
     if (el instanceof SVGElement) continue;
     const s = getComputedStyle(el);
     if (s.display === "inline" || ["HTML", "BODY", "SELECT", "INPUT", "svg"].includes(el.tagName)) continue;
-    if (el.scrollWidth > el.clientWidth + 1 && !scrolls(s, "x"))
+    // (a line cut on purpose with an ellipsis, e.g. a long name, shows that it was cut)
+    const ellipsis = s.textOverflow === "ellipsis" && s.whiteSpace === "nowrap";
+    if (el.scrollWidth > el.clientWidth + 1 && !scrolls(s, "x") && !ellipsis)
       problems.push(`text overflows sideways (${el.scrollWidth} > ${el.clientWidth}): ${say(el)}`);
     if (el.scrollHeight > el.clientHeight + 1 && !scrolls(s, "y") && s.overflowY !== "visible")
       problems.push(`text is cut at the bottom (${el.scrollHeight} > ${el.clientHeight}): ${say(el)}`);

@@ -27,14 +27,22 @@ export class HandView {
   }
 
   /** tiles: ["a-b"...]; playable(key) -> bool; opts: selected, hinted, colored, myTurn,
-   * tryAll (a lesson: every tile may be tapped or dragged, to hear why one does not fit). */
+   * tryAll (a lesson: every tile may be tapped or dragged, to hear why one does not fit),
+   * compact (a crowded board: the hand in as few rows as 44 px tiles allow). */
   render(tiles, playable, opts) {
     const focused = document.activeElement?.closest?.("[data-tile]")?.dataset.tile;
     clear(this.el);
     const width = this.el.clientWidth || 360;
-    const perRow = tiles.length <= 8 ? Math.max(tiles.length, 1) : Math.ceil(tiles.length / 2);
-    const gap = perRow >= 8 ? 3 : 6;
-    const most = tiles.length > 8 ? 50 : 64;
+    let perRow = tiles.length <= 8 ? Math.max(tiles.length, 1) : Math.ceil(tiles.length / 2);
+    let gap = perRow >= 8 ? 3 : 6;
+    let most = tiles.length > 8 ? 50 : 64;
+    if (opts.compact && tiles.length > 8) {
+      // A crowded table (Mexican Train): as few rows of 44 px tiles as the width allows.
+      gap = 3;
+      const fit = Math.max(1, Math.floor((width - 2 + gap) / (44 + gap)));
+      perRow = Math.ceil(tiles.length / Math.ceil(tiles.length / fit));
+      most = 44;
+    }
     const w = Math.max(44, Math.min(most, Math.floor((width - (perRow - 1) * gap - 2) / perRow)));
     this.el.style.setProperty("--tw", `${w}px`);
     this.el.style.setProperty("--gap", `${gap}px`);

@@ -226,6 +226,7 @@ export class PlayArea {
       colored: this.view.traits.colored_tiles,
       myTurn: this.myTurn,
       tryAll,
+      compact: this.view.traits.board === "trains",
     });
     const root = this.hooks.root || document.body;
     if (this.refocus && !this.hooks.blocked?.() && !root.contains(document.activeElement)) {

@@ -21,7 +21,7 @@ import { resultsPanel } from "./results.js";
 import { ReviewDialog } from "./review.js";
 import { TableSocket } from "./socket.js";
 import { store } from "./store.js";
-import { memoryAid, opponents, passesText, scoreLine } from "./tableview.js";
+import { memoryAid, opponents, passesText, scoreLine, seatStrip } from "./tableview.js";
 import { tileKey } from "./tiles.js";
 import { tournamentTag } from "./tournament.js";
 import { waitingRoom } from "./waiting.js";
@@ -80,6 +80,7 @@ class TableController {
     this.conn = "connecting";
     this.dismissed = new Set();
     this.showMemory = false;
+    this.seatsOpen = false;
     this.autoStarted = false;
     this.ring = new Ring(t("clock.label"));
     this.bubbles = new Bubbles(() => this.placeBubbles());
@@ -435,7 +436,17 @@ class TableController {
   }
 
   renderOpponents() {
-    clear(this.opponentsEl).append(opponents(this.view, this.summary));
+    if (this.view.traits.board !== "trains") {
+      clear(this.opponentsEl).append(opponents(this.view, this.summary));
+      return;
+    }
+    // Mexican Train: up to seven other seats, as a strip that a tap opens.
+    clear(this.opponentsEl).append(seatStrip(this.view, this.summary, this.seatsOpen, () => {
+      this.seatsOpen = !this.seatsOpen;
+      this.renderOpponents();
+      this.placeBubbles();
+      this.opponentsEl.querySelector(".seat-strip")?.focus();
+    }));
   }
 
   /** The board and the hand, from the latest view. */

@@ -108,6 +108,33 @@ export function opponents(view, table) {
   return row;
 }
 
+/** Mexican Train's seats as one compact strip (a button): per other seat in play order, its
+ * tiles held, lit when it is to play and greyed when away, with its name when there is room
+ * (up to three others; each train's row names its owner anyway). A tap opens the seats' cards
+ * under the strip, another closes them. */
+export function seatStrip(view, table, open, onToggle) {
+  const seats = seatOrder(view).filter((s) => s !== null);
+  const named = seats.length <= 3;
+  const strip = h("button", {
+    type: "button", class: `seat-strip${named ? " named" : ""}`, "data-action": "seats", "aria-expanded": open ? "true" : "false",
+    onclick: onToggle,
+  }, ...seats.map((seat) => stripSeat(view, table, seat, named)), h("span", { class: "strip-more", "aria-hidden": "true" }, open ? "▴" : "▾"));
+  return h("div", { class: "seat-strip-host" }, strip, open ? opponents(view, table) : null);
+}
+
+function stripSeat(view, table, seat, named) {
+  const s = table.seats[seat];
+  const away = s && s.kind === "person" && !s.connected;
+  const name = seatName(table, seat, view.seat);
+  const count = view.counts?.[seat] ?? 0;
+  const label = [name, t("seat.tiles", { n: count }), view.turn === seat ? t("seat.to_play") : null, away ? t("seat.away") : null].filter(Boolean).join(", ");
+  return h("span", { class: `seat strip-seat${view.turn === seat ? " turn" : ""}${away ? " away" : ""}`, "data-seat": seat },
+    h("span", { class: "sr-only" }, `${label}.`),
+    h("span", { class: `dot${away ? " off" : ""}`, "aria-hidden": "true" }),
+    named ? h("span", { class: "strip-name", "aria-hidden": "true" }, name) : null,
+    h("span", { class: "count num", "aria-hidden": "true" }, backIcon(), ` ${count}`));
+}
+
 /** The memory aid: per other seat, the numbers it is known not to hold. */
 export function memoryAid(view, table) {
   const rows = [];

@@ -1,39 +1,56 @@
-// trains.js — the Mexican Train board: the engine in the middle, then one row per train
-// (yours first, then the others in play order, then the public train), each with its
-// owner's name, the marker as a small train token, and its tiles from the engine outwards.
-// A train longer than one line of the board is folded: its last few tiles (the end that
-// matters) after a button counting those before (data-action="unfold-train"); a tap opens
-// the whole train, wrapping onto more lines, and another folds it again. The open double
-// pulses. When a tile is chosen, each train it may go on gets a place button with
-// data-place = the owner's seat or "M". Each row carries data-train (the place), data-end
-// (its open number), data-length (its tiles, shown or folded) and data-marked.
+// trains.js — the Mexican Train board: the engine, then one row per train (the Mexican train
+// first, then yours, then the others in play order). A row is one line: its owner (a name cut
+// whole with an ellipsis, the whole train's name for screen readers), the marker as a small
+// train token, and its tiles from the engine outwards, so that eight trains fit a phone's
+// screen with every open end in sight. A train longer than its line is folded: its last few
+// tiles (the end that matters) after a button counting those before
+// (data-action="unfold-train"); a tap opens the whole train, wrapping onto more lines, and
+// another folds it again. The open double pulses. When a tile is chosen, each train it may go
+// on gets a place button with data-place = the owner's seat or "M". Each row carries
+// data-train (the place), data-end (its open number), data-length (its tiles, shown or
+// folded) and data-marked. The tiles' size follows the board's --train-s (app.css: smaller
+// on short screens).
 
 import { clear, h, svg } from "./dom.js";
 import { drawTile, parseTile } from "./tiles.js";
 import { t, tileName } from "./i18n.js";
 
 const S = 20;
-/** Room for one tile on a train's line: the widest (a non-double, 2 S + 2) and the gap. */
-const TILE_ROOM = 2 * S + 4;
-/** Room kept on a folded line for the count of tiles before and for a lit place. */
-const FOLD_ROOM = 2 * 48 + 16;
+/** Room kept on a folded line for the count of tiles before, the marker, a lit place and the
+ * row's edges. */
+const FOLD_ROOM = 40 + 26 + 48 + 20;
 
 /** The trains opened whole, as "hand:place": a tap keeps one open until the next hand. */
 const unfolded = new Set();
 
-/** How many tiles a train shows folded on a board `width` px wide (at least 3). */
-export function foldedLength(width) {
-  return Math.max(3, Math.floor((width - FOLD_ROOM) / TILE_ROOM));
+/** How many tiles a train shows folded on a line `width` px wide, tiles drawn at size `s`
+ * (a non-double is 2 s + 2 wide, then a gap): at least 2. */
+export function foldedLength(width, s = S) {
+  return Math.max(2, Math.floor((width - FOLD_ROOM) / (2 * s + 4)));
 }
 
-function smallTile(tile, cls) {
+/** The size the board's CSS asks for (--train-s) and the room a row's tiles have: beside the
+ * owner, or under it when many trains stand in two columns (--train-cols, a short screen). */
+function lineRoom(board, many) {
+  const style = getComputedStyle(board);
+  const s = parseFloat(style.getPropertyValue("--train-s")) || S;
+  const cols = many ? parseFloat(style.getPropertyValue("--train-cols")) || 1 : 1;
+  const head = cols > 1 ? 0 : parseFloat(style.getPropertyValue("--train-head")) || 0;
+  return { s, width: (board.clientWidth || 360) / cols - head };
+}
+
+/** More trains than a short screen has lines for: two columns there (app.css). */
+const MANY = 6;
+
+/** A train's tile: a double crosswise (upright), unless `flat` (the engine on its short line). */
+function smallTile(tile, cls, flat = false) {
   const [a, b] = parseTile(tile);
-  const vertical = a === b;
+  const vertical = a === b && !flat;
   const w = vertical ? S : 2 * S;
   const hh = vertical ? 2 * S : S;
   return svg(
     "svg",
-    { class: `train-tile ${cls || ""}`, width: w + 2, height: hh + 2, viewBox: `0 0 ${w + 2} ${hh + 2}`, role: "img", "aria-label": tileName(tile) },
+    { class: `train-tile${vertical ? " double" : ""} ${cls || ""}`, width: w + 2, height: hh + 2, viewBox: `0 0 ${w + 2} ${hh + 2}`, role: "img", "aria-label": tileName(tile) },
     drawTile(a, b, { x: 1, y: 1, s: S, vertical, colored: true }),
   );
 }
@@ -56,16 +73,17 @@ export function markerIcon() {
  */
 export function renderTrains(board, view, opts) {
   clear(board);
-  const wrap = h("div", { class: "trains" });
+  const many = view.trains.length >= MANY;
+  const wrap = h("div", { class: `trains${many ? " many" : ""}` });
   if (view.engine) {
-    wrap.append(h("div", { class: "engine" }, smallTile(view.engine, "engine-tile"), h("span", {}, t("train.engine"))));
+    wrap.append(h("div", { class: "engine" }, smallTile(view.engine, "engine-tile", true), h("span", {}, t("train.engine"))));
   } else {
     wrap.append(h("p", { class: "board-empty" }, opts.emptyText || ""));
   }
   const order = [];
   for (let k = 0; k < view.players; k += 1) order.push((view.seat + k) % view.players);
   const trains = [...view.trains].sort((x, y) => {
-    const rank = (tr) => (tr.owner === null ? 99 : order.indexOf(tr.owner));
+    const rank = (tr) => (tr.owner === null ? -1 : order.indexOf(tr.owner));
     return rank(x) - rank(y);
   });
   const buttons = [];
@@ -73,22 +91,27 @@ export function renderTrains(board, view, opts) {
     const place = train.owner === null ? "M" : String(train.owner);
     const mine = train.owner === view.seat;
     const name = train.owner === null ? t("train.public") : mine ? t("train.mine") : t("train.of", { name: opts.names[train.owner] });
+    // The owner alone on the line (the row is plainly a train); the train's name for readers.
+    const owner = train.owner === null || mine ? name : opts.names[train.owner];
     const open = view.open_double === place;
+    const turn = view.turn === train.owner && train.owner !== null;
     const row = h("div", {
-      class: `train${mine ? " mine" : ""}${open ? " open" : ""}`,
+      class: `train${mine ? " mine" : ""}${open ? " open" : ""}${turn ? " turn" : ""}`,
       "data-train": place, "data-end": train.end, "data-length": train.tiles.length,
       "data-marked": train.marked ? "true" : "false",
     });
     const head = h("div", { class: "train-head" },
-      h("span", { class: "train-name" }, name),
-      train.marked ? h("span", { class: "train-marked" }, markerIcon(), h("span", { class: "sr-only" }, t("train.marked"))) : null,
-      open ? h("span", { class: "open-flag" }, t("train.open_double")) : null,
+      h("span", { class: "train-name", title: name }, h("span", { "aria-hidden": "true" }, owner), h("span", { class: "sr-only" }, name)),
+      // The open double is said here; the row's outline and the pulsing tile show it.
+      open ? h("span", { class: "sr-only" }, t("train.open_double")) : null,
     );
     const tiles = h("div", { class: "train-tiles" });
     const key = `${view.hand_number}:${place}`;
-    const keep = foldedLength(board.clientWidth || 360);
+    const room = lineRoom(board, many);
+    const keep = foldedLength(room.width, room.s);
     const folds = train.tiles.length > keep + 1;
     const whole = !folds || unfolded.has(key);
+    if (folds && whole) row.classList.add("unfolded");
     const hidden = whole ? 0 : train.tiles.length - keep;
     if (folds) {
       tiles.append(h("button", {
@@ -108,6 +131,8 @@ export function renderTrains(board, view, opts) {
       tiles.append(smallTile(tile, open && last ? "open-double" : ""));
     });
     if (train.tiles.length === 0) tiles.append(h("span", { class: "train-empty" }, t("train.empty", { n: train.end })));
+    // The marker sits at the train's open end, where a player looks for it.
+    if (train.marked) tiles.append(h("span", { class: "train-marked" }, markerIcon(), h("span", { class: "sr-only" }, t("train.marked"))));
     const p = (opts.places || []).find((x) => x.place === place);
     if (p) {
       const button = h("button", {
