@@ -21,7 +21,8 @@ from kabes.lessons.position import Attempt, position, read_on, try_choice, try_m
 from kabes.match import Match
 from kabes.rules import VARIANTS
 from kabes.server import wire
-from kabes.server.http_input import optional_token, read_body
+from kabes.server.callers import Callers
+from kabes.server.http_input import read_body
 from kabes.server.protocol import ErrorCode, LessonTry, Refused
 from kabes.server.store import Store
 from kabes.views import view
@@ -117,14 +118,11 @@ class Finished(BaseModel):
 def lesson_routes(app: FastAPI, store: Store) -> None:
     """Add the lesson routes to ``app``."""
 
+    callers = Callers(store)
+
     async def finished_by(request: Request) -> set[str]:
-        token = optional_token(request)
-        if token is None:
-            return set()
-        found = await store.player_by_token(token)
-        if found is None:
-            raise Refused(ErrorCode.BAD_TOKEN, "this token is unknown")
-        return await store.lessons_finished(found[0])
+        caller = await callers.maybe(request)
+        return set() if caller is None else await store.lessons_finished(caller.player)
 
     @app.get("/api/lessons", tags=["lessons"], response_model=LessonPaths)
     async def lesson_paths(request: Request, lang: Language = "en") -> dict[str, Any]:
@@ -212,12 +210,11 @@ def lesson_routes(app: FastAPI, store: Store) -> None:
     async def lesson_done(lesson_id: str, request: Request) -> dict[str, Any]:
         """Mark a lesson finished for the token's player (kept on the server)."""
         lesson = _lesson(lesson_id)
-        token = optional_token(request)
-        found = None if token is None else await store.player_by_token(token)
-        if found is None:
+        caller = await callers.if_known(request)
+        if caller is None:
             raise Refused(ErrorCode.BAD_TOKEN, "send the Authorization: Bearer token of a guest")
-        await store.finish_lesson(found[0], lesson.id)
-        done = await store.lessons_finished(found[0])
+        await store.finish_lesson(caller.player, lesson.id)
+        done = await store.lessons_finished(caller.player)
         following = next_lesson(lesson.variant, done)
         return {"id": lesson.id, "done": True,
                 "next": None if following is None else following.id}
