@@ -64,6 +64,8 @@ from kabes.server.services import STORE_DOWN, Services, patience
 from kabes.server.socket_api import socket_routes
 from kabes.server.static_files import CompressedStatic
 from kabes.server.store import SERVER_ID, Store
+from kabes.server.tournament_rounds import RoundRunner
+from kabes.server.tournament_service import Tournaments
 from kabes.server.tournaments_api import tournament_routes
 
 log = logging.getLogger("kabes.app")
@@ -88,9 +90,16 @@ def create_app(
     store = Store(db_url, metrics, SERVER_ID if cluster is None else cluster.me)
     settings = settings or Settings()
     clock = clock or RealClock()
-    hub = Hub(store, clock, settings, executor, metrics, cluster)
     edge = edge or Edge()
-    hub.holds = None if edge.seats_held is None else SeatHolds(store.engine, edge.seats_held)
+    # The lobby and the tournaments' runner open tables through the hub, and the hub tells
+    # them of its tables: it is given functions that reach them once they are made below.
+    hub = Hub(store, clock, settings, executor, metrics, cluster,
+              holds=None if edge.seats_held is None else SeatHolds(store.engine,
+                                                                   edge.seats_held),
+              listed=lambda table: lobby.listed(table),
+              tournament_over=lambda tournament, code: rounds.table_over(tournament, code))
+    rounds = RoundRunner(Tournaments(store, clock.now, settings.tournament_max_entrants),
+                         hub, store)
     counter = None if not edge.rate_limits else (
         LocalCounter() if cluster is None else RedisCounter(cluster.redis, cluster.prefix))
     services = Services(store, clock, settings, executor, metrics, hub, cluster, edge,
@@ -107,7 +116,7 @@ def create_app(
         if cluster is not None:
             await cluster.start()
         restored = await hub.open()
-        app.state.tournament_rounds.start()
+        rounds.start()
         lobby.start()
         if heartbeat:
             store.start_heartbeat()
@@ -116,7 +125,7 @@ def create_app(
             fields.update(process=cluster.me, advertise=cluster.advertise)
         log.info("ready", extra={"fields": fields})
         yield
-        await app.state.tournament_rounds.stop()
+        await rounds.stop()
         await lobby.close()
         await hub.close()
         if cluster is not None:
@@ -141,8 +150,8 @@ def create_app(
     _errors(app)
     _api(app, services)
     lesson_routes(app, services.store)
-    app.state.tournament_rounds = tournament_routes(app, services.store, services.hub,
-                                                    services.limits)
+    tournament_routes(app, services.store, rounds, services.limits)
+    app.state.tournament_rounds = rounds
     link_routes(app, services.store, services.clock, services.limits)
     lobby_routes(app, services.store, lobby)
     app.state.lobby = lobby

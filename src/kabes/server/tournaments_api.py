@@ -12,7 +12,6 @@ from fastapi import FastAPI, Request
 
 from kabes.server.callers import Callers
 from kabes.server.http_input import read_body
-from kabes.server.hub import Hub
 from kabes.server.limits import Limits
 from kabes.server.new_tables import unknown_variant
 from kabes.server.protocol import (
@@ -23,15 +22,14 @@ from kabes.server.protocol import (
 )
 from kabes.server.store import Store
 from kabes.server.tournament_rounds import RoundRunner
-from kabes.server.tournament_service import Tournaments
 
 
-def tournament_routes(app: FastAPI, store: Store, hub: Hub, limits: Limits) -> RoundRunner:
-    """Add the tournament routes to ``app``; the runner of their rounds (started and stopped
-    with the server). Creating a tournament counts against ``limits`` as opening a table
-    does (each round opens tables, and each tournament is a log in the store)."""
-    service = Tournaments(store, hub.clock.now, hub.settings.tournament_max_entrants)
-    runner = RoundRunner(service, hub, store)
+def tournament_routes(app: FastAPI, store: Store, runner: RoundRunner, limits: Limits) -> None:
+    """Add the tournament routes to ``app``, on ``runner``'s tournaments (it moves their
+    rounds on, started and stopped with the server). Creating a tournament counts against
+    ``limits`` as opening a table does (each round opens tables, and each tournament is a
+    log in the store)."""
+    service = runner.service
 
     callers = Callers(store)
 
@@ -71,5 +69,3 @@ def tournament_routes(app: FastAPI, store: Store, hub: Hub, limits: Limits) -> R
         doc = (await service.start(tournament, caller.player)).document()
         runner.started(doc["id"])
         return doc
-
-    return runner
