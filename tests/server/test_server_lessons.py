@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from harness import Server, auth, running
 from stores import Backend, backend_fixture, db_url_fixture  # noqa: F401
 
@@ -12,6 +13,7 @@ from kabes.lessons.library import lessons, path
 from kabes.lessons.model import LANGUAGES
 from kabes.lessons.position import position
 from kabes.rules import VARIANTS
+from kabes.server.lesson_messages import LessonBody, LessonPaths, TryAnswer, openapi_schema
 from kabes.views import view
 
 FIRST = "haitian-1"
@@ -181,3 +183,19 @@ async def test_the_lesson_routes_are_in_the_openapi_document(server: Server) -> 
     answer = document["paths"]["/api/lessons/{lesson_id}/try"]["post"]
     assert "requestBody" in answer
     assert "TryAnswer" in str(answer["responses"]["200"])
+
+
+async def test_each_lesson_answer_decodes_as_the_struct_its_route_documents(
+    server: Server,
+) -> None:
+    paths = await server.http.get("/api/lessons")
+    msgspec.json.decode(paths.content, type=LessonPaths, strict=True)
+    lesson = await server.http.get(f"/api/lessons/{FIRST}")
+    msgspec.json.decode(lesson.content, type=LessonBody, strict=True)
+    tried = await try_step(server, FIRST, {"step": 0, "move": "6-6"})
+    msgspec.json.decode(tried.content, type=TryAnswer, strict=True)
+    document = await get(server, "/openapi.json")
+    answer = document["paths"]["/api/lessons/{lesson_id}"]["get"]["responses"]["200"]
+    schema = answer["content"]["application/json"]["schema"]
+    assert schema == openapi_schema(LessonBody)
+    assert "$ref" not in str(schema), "every struct is written in place"

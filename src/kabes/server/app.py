@@ -34,11 +34,12 @@ from kabes import words
 from kabes.ai import LEVELS
 from kabes.rules import DEFAULT_VARIANT, VARIANTS
 from kabes.rules.traits import traits_json
+from kabes.server.callers import Callers
 from kabes.server.clock import Clock, RealClock
 from kabes.server.cluster import Cluster
 from kabes.server.config import Edge, Settings
 from kabes.server.guard import Guard, trusted
-from kabes.server.http_input import bearer_token, optional_token, read_body
+from kabes.server.http_input import read_body
 from kabes.server.hub import Hub
 from kabes.server.lessons_api import lesson_routes
 from kabes.server.limits import Limits, LocalCounter, RedisCounter, SlowDown
@@ -63,6 +64,8 @@ from kabes.server.services import STORE_DOWN, Services, patience
 from kabes.server.socket_api import socket_routes
 from kabes.server.static_files import CompressedStatic
 from kabes.server.store import SERVER_ID, Store
+from kabes.server.tournament_rounds import RoundRunner
+from kabes.server.tournament_service import Tournaments
 from kabes.server.tournaments_api import tournament_routes
 
 log = logging.getLogger("kabes.app")
@@ -87,9 +90,16 @@ def create_app(
     store = Store(db_url, metrics, SERVER_ID if cluster is None else cluster.me)
     settings = settings or Settings()
     clock = clock or RealClock()
-    hub = Hub(store, clock, settings, executor, metrics, cluster)
     edge = edge or Edge()
-    hub.holds = None if edge.seats_held is None else SeatHolds(store.engine, edge.seats_held)
+    # The lobby and the tournaments' runner open tables through the hub, and the hub tells
+    # them of its tables: it is given functions that reach them once they are made below.
+    hub = Hub(store, clock, settings, executor, metrics, cluster,
+              holds=None if edge.seats_held is None else SeatHolds(store.engine,
+                                                                   edge.seats_held),
+              listed=lambda table: lobby.listed(table),
+              tournament_over=lambda tournament, code: rounds.table_over(tournament, code))
+    rounds = RoundRunner(Tournaments(store, clock.now, settings.tournament_max_entrants),
+                         hub, store)
     counter = None if not edge.rate_limits else (
         LocalCounter() if cluster is None else RedisCounter(cluster.redis, cluster.prefix))
     services = Services(store, clock, settings, executor, metrics, hub, cluster, edge,
@@ -106,7 +116,7 @@ def create_app(
         if cluster is not None:
             await cluster.start()
         restored = await hub.open()
-        app.state.tournament_rounds.start()
+        rounds.start()
         lobby.start()
         if heartbeat:
             store.start_heartbeat()
@@ -115,7 +125,7 @@ def create_app(
             fields.update(process=cluster.me, advertise=cluster.advertise)
         log.info("ready", extra={"fields": fields})
         yield
-        await app.state.tournament_rounds.stop()
+        await rounds.stop()
         await lobby.close()
         await hub.close()
         if cluster is not None:
@@ -140,8 +150,8 @@ def create_app(
     _errors(app)
     _api(app, services)
     lesson_routes(app, services.store)
-    app.state.tournament_rounds = tournament_routes(app, services.store, services.hub,
-                                                    services.limits)
+    tournament_routes(app, services.store, rounds, services.limits)
+    app.state.tournament_rounds = rounds
     link_routes(app, services.store, services.clock, services.limits)
     lobby_routes(app, services.store, lobby)
     app.state.lobby = lobby
@@ -207,12 +217,7 @@ async def _store_down(_: Request, err: Exception) -> JSONResponse:
 
 def _api(app: FastAPI, services: Services) -> None:
     store, hub = services.store, services.hub
-
-    async def who(request: Request) -> tuple[int, str]:
-        found = await store.player_by_token(bearer_token(request))
-        if found is None:
-            raise Refused(ErrorCode.BAD_TOKEN, "this token is unknown")
-        return found
+    callers = Callers(store)
 
     async def about(code: str, what: str, *args: Any) -> dict[str, Any]:
         """``what`` about table ``code``, wherever it is held; 404 if there is none."""
@@ -233,8 +238,8 @@ def _api(app: FastAPI, services: Services) -> None:
     @app.get("/api/me", tags=["identity"])
     async def me(request: Request) -> dict[str, Any]:
         """Who the token belongs to."""
-        player, name = await who(request)
-        return {"player": player, "name": name}
+        caller = await callers.who(request)
+        return {"player": caller.player, "name": caller.name}
 
     @app.get("/api/variants", tags=["tables"])
     async def variants() -> dict[str, Any]:
@@ -261,14 +266,14 @@ def _api(app: FastAPI, services: Services) -> None:
     @app.post("/api/tables", status_code=201, tags=["tables"])
     async def open_table(request: Request) -> dict[str, Any]:
         """Open a table; the caller is its host, at seat 0."""
-        player, name = await who(request)
+        caller = await callers.who(request)
         try:
             body = await read_body(request, NewTable)
         except BadInput as err:
             raise (unknown_variant(err.message) if err.code == ErrorCode.BAD_VARIANT
                    else err) from None
-        await services.limits.table(player)
-        table = await hub.create(player, name, body)
+        await services.limits.table(caller.player)
+        table = await hub.create(caller.player, caller.name, body)
         return await table.call(table.summary)  # type: ignore[no-any-return]
 
     @app.get("/api/tables/{code}", tags=["tables"])
@@ -279,8 +284,8 @@ def _api(app: FastAPI, services: Services) -> None:
     @app.post("/api/tables/{code}/join", tags=["tables"])
     async def join(code: str, request: Request) -> dict[str, Any]:
         """Take the lowest free seat (or get back the one already held)."""
-        player, name = await who(request)
-        return await about(code, "join", player, name)
+        caller = await callers.who(request)
+        return await about(code, "join", caller.player, caller.name)
 
     @app.get("/api/tables/{code}/record", tags=["tables"])
     async def record(code: str) -> dict[str, Any]:
@@ -299,9 +304,8 @@ def _api(app: FastAPI, services: Services) -> None:
         """A player's ratings and matches, newest first: a private table's code only on the
         player's own page (their token), never to others (PROTOCOL.md, "Safe for
         strangers"). A token that is not the player's, or unknown, reads the public page."""
-        token = optional_token(request)
-        caller = None if token is None else await store.player_by_token(token)
-        found = await store.player(player, own=caller is not None and caller[0] == player)
+        caller = await callers.if_known(request)
+        found = await store.player(player, own=caller is not None and caller.player == player)
         if found is None:
             raise Refused(ErrorCode.NOT_FOUND, f"no player {player}")
         return found

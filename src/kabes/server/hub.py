@@ -77,7 +77,18 @@ class Hub:
         executor: Executor | None,
         metrics: Metrics | None = None,
         cluster: Cluster | None = None,
+        *,
+        holds: SeatHolds | None,
+        listed: Callable[[Table], Awaitable[None]],
+        tournament_over: Callable[[str, str], None],
     ) -> None:
+        """``holds``: where the seats each player holds at waiting tables are counted, every
+        process's (kabes.server.seat_holds; None: not counted). ``listed`` lists a public
+        table in the lobby now; ``tournament_over`` is told (tournament, table code) when a
+        tournament table's match here is over and kept, so the tournament's runner records
+        it at once instead of polling for it. Both are given here, never set afterwards: the
+        lobby and the runner open tables through this hub, so the server's assembly
+        (kabes.server.app) passes functions that reach them once they are made."""
         self.store = store
         self.clock = clock
         self.settings = settings
@@ -89,7 +100,7 @@ class Hub:
         """The worker processes, as this process's tables share them."""
         self.relay = None if cluster is None else Relay(cluster, self)
         """Sockets and requests relayed to and from other processes (with a cluster)."""
-        self.holds: SeatHolds | None = SeatHolds(store.engine)
+        self.holds = holds
         """The seats each player holds at tables waiting to start, every process's
         (kabes.server.seat_holds); None: not counted (the app's ``Edge.seats_held``)."""
         self.tables: dict[str, Table] = {}
@@ -98,28 +109,23 @@ class Hub:
         self._tasks: list[asyncio.Task[None]] = []
         self.adopted = 0
         """Orphaned tables this process has adopted since it started."""
-        self.tournament_over: Callable[[str, str], None] | None = None
-        """Told (tournament, table code) when a tournament table's match here is over and
-        kept: the tournament runner records it at once instead of polling for it."""
-
-        self.lobby: Callable[[Table], Awaitable[None]] | None = None
-        """Lists a public table in the lobby now (set by kabes.server.lobby)."""
+        self._tournament_over = tournament_over
+        self._lobby = listed
 
     def statuses(self) -> dict[str, int]:
         """How many tables in memory are in each status."""
         return dict(Counter(str(t.status) for t in self.tables.values()))
 
     def _table(self, code: str) -> Table:
-        table = Table(code, self.store, self.clock, self.settings, self.workers, self.metrics)
-        table.reopen = self._again
-        table.on_lost = self._lost
-        table.on_over = self._over
-        table.holds = self.holds
-        return table
+        return Table(code, self.store, self.clock, self.settings, self.workers, self.metrics,
+                     holder=self, holds=self.holds)
 
-    def _over(self, table: Table) -> None:
-        if self.tournament_over is not None and table.state.tournament is not None:
-            self.tournament_over(table.state.tournament, table.code)
+    # What a table asks of its holder (kabes.server.table.Holder) ---------------------------
+
+    def match_over(self, table: Table) -> None:
+        """A tournament table's match is over and kept: its runner is told at once."""
+        if table.state.tournament is not None:
+            self._tournament_over(table.state.tournament, table.code)
 
     async def _rebuild(self, code: str, heartbeat: float | None) -> Table | None:
         """Claim table ``code`` (its epoch goes up), read its log and rebuild it, clocks
@@ -143,7 +149,7 @@ class Hub:
         table.start()
         return table
 
-    def _lost(self, table: Table) -> None:
+    def lost(self, table: Table) -> None:
         """``table`` has another owner now: forget it, close its sockets (1012: their
         clients reconnect and reach the owner), stop its actor."""
         if self.tables.get(table.code) is table:
@@ -252,10 +258,10 @@ class Hub:
     async def _listed(self, table: Table) -> None:
         """Tell the lobby at once that a public table was opened or a seat taken there, so
         that the next quick seat, on any process, finds it."""
-        if self.lobby is not None and table.state.public:
-            await self.lobby(table)
+        if table.state.public:
+            await self._lobby(table)
 
-    async def _again(self, table: Table, seat: int) -> str:
+    async def open_again(self, table: Table, seat: int) -> str:
         """Open ``table`` again (same variant, seats, options and computers), hosted by the
         person at ``seat``; the new code."""
         state = table.state

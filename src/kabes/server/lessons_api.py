@@ -13,7 +13,6 @@ from typing import Annotated, Any
 
 import msgspec
 from fastapi import FastAPI, Query, Request
-from pydantic import BaseModel
 
 from kabes.lessons.library import lessons, next_lesson, path
 from kabes.lessons.model import Lesson, Texts
@@ -21,163 +20,87 @@ from kabes.lessons.position import Attempt, position, read_on, try_choice, try_m
 from kabes.match import Match
 from kabes.rules import VARIANTS
 from kabes.server import wire
-from kabes.server.http_input import optional_token, read_body
-from kabes.server.protocol import ErrorCode, LessonTry, Refused
+from kabes.server.callers import Callers
+from kabes.server.http_input import read_body
+from kabes.server.lesson_messages import (
+    Finished,
+    LessonBody,
+    LessonEntry,
+    LessonPath,
+    LessonPaths,
+    LessonStep,
+    LessonTry,
+    StepTask,
+    TryAnswer,
+    answer_doc,
+    openapi_schema,
+)
+from kabes.server.protocol import ErrorCode, Refused
 from kabes.server.store import Store
 from kabes.views import view
 from kabes.words import LANGUAGES
 
-TRY_SCHEMA = msgspec.json.schema_components([LessonTry])[1]["LessonTry"]
-"""The try's body in the OpenAPI document (it is read by msgspec, as every input is)."""
 Language = Annotated[str, Query(description="One of " + ", ".join(LANGUAGES) + ".")]
-
-
-class LessonEntry(BaseModel):
-    """A lesson as its variant's path lists it."""
-
-    id: str
-    order: int
-    title: str
-    summary: str
-    topics: list[str]
-    steps: int
-    done: bool
-
-
-class LessonPath(BaseModel):
-    """One variant's lessons in the order they are taught, and the next one to take."""
-
-    variant: str
-    title: str
-    next: str | None
-    lessons: list[LessonEntry]
-
-
-class LessonPaths(BaseModel):
-    """Every variant's path."""
-
-    languages: list[str]
-    paths: list[LessonPath]
-
-
-class StepTask(BaseModel):
-    """What the learner does at a step: its kind, a choose task's answers, the hint."""
-
-    kind: str
-    choices: list[str]
-    hint: str | None
-    then: list[str]
-    """The moves the table makes once the task is done (a read step's are shown by trying
-    it: the answer carries the position after them)."""
-
-
-class LessonStep(BaseModel):
-    """A step: its text, the learner's seat, its task and the position as a VIEW."""
-
-    text: str
-    seat: int
-    task: StepTask
-    view: dict[str, Any]
-
-
-class LessonBody(BaseModel):
-    """A whole lesson in one language."""
-
-    id: str
-    variant: str
-    players: int
-    order: int
-    title: str
-    summary: str
-    topics: list[str]
-    steps: list[LessonStep]
-    remember: list[str]
-    next: str | None
-
-
-class TryAnswer(BaseModel):
-    """The engine's and the lesson's answer to a try."""
-
-    correct: bool
-    text: str | None
-    reason: str | None
-    facts: dict[str, Any]
-    view: dict[str, Any] | None
-    events: list[dict[str, Any]]
-
-
-class Finished(BaseModel):
-    """A lesson marked finished, and the next of its path."""
-
-    id: str
-    done: bool
-    next: str | None
 
 
 def lesson_routes(app: FastAPI, store: Store) -> None:
     """Add the lesson routes to ``app``."""
 
-    async def finished_by(request: Request) -> set[str]:
-        token = optional_token(request)
-        if token is None:
-            return set()
-        found = await store.player_by_token(token)
-        if found is None:
-            raise Refused(ErrorCode.BAD_TOKEN, "this token is unknown")
-        return await store.lessons_finished(found[0])
+    callers = Callers(store)
 
-    @app.get("/api/lessons", tags=["lessons"], response_model=LessonPaths)
+    async def finished_by(request: Request) -> set[str]:
+        caller = await callers.maybe(request)
+        return set() if caller is None else await store.lessons_finished(caller.player)
+
+    @app.get("/api/lessons", tags=["lessons"], response_model=None,
+             responses=answer_doc(LessonPaths))
     async def lesson_paths(request: Request, lang: Language = "en") -> dict[str, Any]:
         """Every variant's path of lessons, with the ones the token's player finished."""
         language = _language(lang)
         done = await finished_by(request)
-        paths: list[dict[str, Any]] = []
+        paths: list[LessonPath] = []
         for variant, rules in VARIANTS.items():
-            taught = path(variant)
             following = next_lesson(variant, done)
-            paths.append({
-                "variant": variant,
-                "title": rules.title,
-                "next": None if following is None else following.id,
-                "lessons": [{
-                    "id": lesson.id, "order": lesson.order,
-                    "title": lesson.title[language], "summary": lesson.summary[language],
-                    "topics": list(lesson.topics), "steps": len(lesson.steps),
-                    "done": lesson.id in done,
-                } for lesson in taught],
-            })
-        return {"languages": list(LANGUAGES), "paths": paths}
+            paths.append(LessonPath(
+                variant=variant, title=rules.title,
+                next=None if following is None else following.id,
+                lessons=[LessonEntry(
+                    id=lesson.id, order=lesson.order, title=lesson.title[language],
+                    summary=lesson.summary[language], topics=list(lesson.topics),
+                    steps=len(lesson.steps), done=lesson.id in done,
+                ) for lesson in path(variant)],
+            ))
+        return _out(LessonPaths(languages=list(LANGUAGES), paths=paths))
 
-    @app.get("/api/lessons/{lesson_id}", tags=["lessons"], response_model=LessonBody)
+    @app.get("/api/lessons/{lesson_id}", tags=["lessons"], response_model=None,
+             responses=answer_doc(LessonBody))
     async def lesson_body(lesson_id: str, lang: Language = "en") -> dict[str, Any]:
         """One lesson: each step's text, task and position (the learner's VIEW)."""
         language = _language(lang)
         lesson = _lesson(lesson_id)
-        steps: list[dict[str, Any]] = []
-        for index, step in enumerate(lesson.steps):
-            task = step.task
-            steps.append({
-                "text": step.text[language],
-                "seat": step.seat,
-                "task": {
-                    "kind": task.kind,
-                    "choices": [c.text[language] for c in task.choices],
-                    "hint": _say(task.hint, language),
-                    "then": list(task.then),
-                },
-                "view": _view(_positions(lesson.id)[index], step.seat),
-            })
-        return {
-            "id": lesson.id, "variant": lesson.variant, "players": lesson.players,
-            "order": lesson.order, "title": lesson.title[language],
-            "summary": lesson.summary[language], "topics": list(lesson.topics),
-            "steps": steps, "remember": [t[language] for t in lesson.remember],
-            "next": _following(lesson),
-        }
+        steps = [LessonStep(
+            text=step.text[language],
+            seat=step.seat,
+            task=StepTask(
+                kind=step.task.kind,
+                choices=[c.text[language] for c in step.task.choices],
+                hint=_say(step.task.hint, language),
+                then=list(step.task.then),
+            ),
+            view=_view(_positions(lesson.id)[index], step.seat),
+        ) for index, step in enumerate(lesson.steps)]
+        return _out(LessonBody(
+            id=lesson.id, variant=lesson.variant, players=lesson.players,
+            order=lesson.order, title=lesson.title[language],
+            summary=lesson.summary[language], topics=list(lesson.topics),
+            steps=steps, remember=[t[language] for t in lesson.remember],
+            next=_following(lesson),
+        ))
 
-    @app.post("/api/lessons/{lesson_id}/try", tags=["lessons"], response_model=TryAnswer,
+    @app.post("/api/lessons/{lesson_id}/try", tags=["lessons"], response_model=None,
+              responses=answer_doc(TryAnswer),
               openapi_extra={"requestBody": {"required": True, "content": {
-                  "application/json": {"schema": TRY_SCHEMA}}}})
+                  "application/json": {"schema": openapi_schema(LessonTry)}}}})
     async def lesson_try(
         lesson_id: str, request: Request, lang: Language = "en"
     ) -> dict[str, Any]:
@@ -206,21 +129,27 @@ def lesson_routes(app: FastAPI, store: Store) -> None:
             raise Refused(ErrorCode.BAD_STEP, f"step {attempt.step} is a {kind!r} step"
                            + (f": send {wanted} and nothing else" if wanted else
                               ": send the step alone to go on"))
-        return _answer(answer, step.seat, language)
+        return _out(_answer(answer, step.seat, language))
 
-    @app.post("/api/lessons/{lesson_id}/done", tags=["lessons"], response_model=Finished)
+    @app.post("/api/lessons/{lesson_id}/done", tags=["lessons"], response_model=None,
+              responses=answer_doc(Finished))
     async def lesson_done(lesson_id: str, request: Request) -> dict[str, Any]:
         """Mark a lesson finished for the token's player (kept on the server)."""
         lesson = _lesson(lesson_id)
-        token = optional_token(request)
-        found = None if token is None else await store.player_by_token(token)
-        if found is None:
+        caller = await callers.if_known(request)
+        if caller is None:
             raise Refused(ErrorCode.BAD_TOKEN, "send the Authorization: Bearer token of a guest")
-        await store.finish_lesson(found[0], lesson.id)
-        done = await store.lessons_finished(found[0])
+        await store.finish_lesson(caller.player, lesson.id)
+        done = await store.lessons_finished(caller.player)
         following = next_lesson(lesson.variant, done)
-        return {"id": lesson.id, "done": True,
-                "next": None if following is None else following.id}
+        return _out(Finished(id=lesson.id, done=True,
+                             next=None if following is None else following.id))
+
+
+def _out(answer: msgspec.Struct) -> dict[str, Any]:
+    """An answer as the JSON values every route returns (FastAPI writes them)."""
+    out: dict[str, Any] = msgspec.to_builtins(answer)
+    return out
 
 
 def _language(lang: str) -> str:
@@ -260,13 +189,13 @@ def _say(text: Texts | None, language: str) -> str | None:
     return None if text is None else text[language]
 
 
-def _answer(answer: Attempt, seat: int, language: str) -> dict[str, Any]:
-    return {
-        "correct": answer.correct,
-        "text": _say(answer.text, language),
-        "reason": answer.reason,
-        "facts": dict(answer.facts),
-        "view": None if answer.after is None else _view(answer.after, seat),
-        "events": [wire.event_json(e) for e in answer.events if e.to is None or e.to == seat],
-    }
+def _answer(answer: Attempt, seat: int, language: str) -> TryAnswer:
+    return TryAnswer(
+        correct=answer.correct,
+        text=_say(answer.text, language),
+        reason=answer.reason,
+        facts=dict(answer.facts),
+        view=None if answer.after is None else _view(answer.after, seat),
+        events=[wire.event_json(e) for e in answer.events if e.to is None or e.to == seat],
+    )
 

@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 from fastapi import FastAPI, Request
 
+from kabes.server.callers import unknown_token
 from kabes.server.clock import Clock
 from kabes.server.http_input import bearer_token, read_body
 from kabes.server.limits import Limits
@@ -48,7 +49,7 @@ def link_routes(app: FastAPI, store: Store, clock: Clock, limits: Limits) -> Non
         replaces the player's previous code."""
         code = await codes.make(bearer_token(request), clock.now())
         if code is None:
-            raise Refused(ErrorCode.BAD_TOKEN, "this token is unknown")
+            raise unknown_token()
         return {"code": code, "expires_in": LINK_SECONDS}
 
     @app.post("/api/link", status_code=201, tags=["identity"])
@@ -78,5 +79,5 @@ def link_routes(app: FastAPI, store: Store, clock: Clock, limits: Limits) -> Non
         ended = await (store.revoke_everywhere(token) if everywhere
                        else store.revoke_token(token))
         if not ended:
-            raise Refused(ErrorCode.BAD_TOKEN, "this token is unknown")
+            raise unknown_token()
         return {"ok": True}

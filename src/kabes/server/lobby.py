@@ -152,7 +152,6 @@ class Lobby:
         self._release: Any = None
         self._kept: dict[str | None, tuple[float, dict[str, Any]]] = {}
         """Each variant's (None: every variant's) last answer, with when it was read."""
-        hub.lobby = self.listed
         if cluster is not None:
             self._release = cluster.redis.register_script(_RELEASE)
 

@@ -9,7 +9,8 @@ from typing import Any
 from fastapi import FastAPI, Request
 
 from kabes.rules import VARIANTS
-from kabes.server.http_input import bearer_token, read_body
+from kabes.server.callers import Callers
+from kabes.server.http_input import read_body
 from kabes.server.lobby import Lobby
 from kabes.server.new_tables import unknown_variant
 from kabes.server.protocol import BadInput, ErrorCode, QuickSeat, Refused
@@ -18,6 +19,7 @@ from kabes.server.store import Store
 
 def lobby_routes(app: FastAPI, store: Store, lobby: Lobby) -> None:
     """Add the lobby's routes to ``app``."""
+    callers = Callers(store)
 
     @app.get("/api/lobby", tags=["tables"])
     async def lobby_now(variant: str | None = None) -> dict[str, Any]:
@@ -32,12 +34,10 @@ def lobby_routes(app: FastAPI, store: Store, lobby: Lobby) -> None:
     async def quick_seat(request: Request) -> dict[str, Any]:
         """A seat at a public waiting table that fits (the fullest, then the oldest), or at a
         new public table with the caller as host."""
-        found = await store.player_by_token(bearer_token(request))
-        if found is None:
-            raise Refused(ErrorCode.BAD_TOKEN, "this token is unknown")
+        caller = await callers.who(request)
         try:
             body = await read_body(request, QuickSeat)
         except BadInput as err:
             raise (unknown_variant(err.message) if err.code == ErrorCode.BAD_VARIANT
                    else err) from None
-        return await lobby.quick(found[0], found[1], body)
+        return await lobby.quick(caller.player, caller.name, body)

@@ -18,8 +18,8 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from kabes.errors import KabesError
 from kabes.match import Match
@@ -69,7 +69,26 @@ log = logging.getLogger("kabes.table")
 STORE_RETRY_SECONDS = 1.0
 """After the store failed, how long a table waits before its clocks try to write again."""
 
-__all__ = ["Settings", "Status", "Table", "restore"]
+__all__ = ["Holder", "Settings", "Status", "Table", "restore"]
+
+
+class Holder(Protocol):
+    """What a table asks of whoever holds it (the hub). Given to the table when it is made,
+    so that no table runs with a hook missing and nothing is set on a table from outside."""
+
+    async def open_again(self, table: Table, seat: int) -> str:
+        """Open ``table`` again (same variant, seats, options, computers), hosted by the
+        person at ``seat``: the new table's code."""
+        ...
+
+    def lost(self, table: Table) -> None:
+        """``table`` has another owner now (the store refused an entry for a newer one):
+        drop it and send its sockets elsewhere. Called once."""
+        ...
+
+    def match_over(self, table: Table) -> None:
+        """A tournament table's match is over and kept: its tournament moves on now."""
+        ...
 
 
 class Table:
@@ -83,8 +102,14 @@ class Table:
         settings: Settings,
         workers: Workers,
         metrics: Metrics | None = None,
+        *,
+        holder: Holder,
+        holds: SeatHolds | None,
     ) -> None:
         self.code = code
+        self.holder = holder
+        """Who holds this table (the hub): told when it is lost or a tournament match is
+        over, asked to open it again."""
         self.store = store
         self.clock = clock
         self.settings = settings
@@ -116,21 +141,13 @@ class Table:
         """A write failed and the store could not be read back: this state may hold a change
         that was never kept, so it is rebuilt from the store before anything else happens."""
         self._retry_at = 0.0
-        self.reopen: Callable[[Table, int], Awaitable[str]] | None = None
-        """Opens the same table again with ``seat``'s person as host (set by the hub)."""
         self.epoch = 0
         """The epoch of this process's ownership: every entry it writes carries it."""
         self.lost = False
         """Another process owns this table now: it writes nothing more, answers nothing."""
-        self.on_lost: Callable[[Table], None] | None = None
-        """Called once when the store refuses an entry for a newer owner (set by the hub,
-        which drops the table and sends its sockets elsewhere)."""
-        self.holds: SeatHolds | None = None
-        """Where the seats each player holds at waiting tables are counted (set by the hub;
+        self.holds = holds
+        """Where the seats each player holds at waiting tables are counted (the hub's;
         None: not counted)."""
-        self.on_over: Callable[[Table], None] | None = None
-        """Called when a tournament table's match is over and kept (set by the hub: the
-        tournament's runner records the result at once)."""
 
     # What the table is (its state), as others read it -------------------------------------
 
@@ -296,8 +313,8 @@ class Table:
                           "the table could not store that; try again") from None
         log_entry(log, self.code, entry)
         self.sockets.evict(state)  # before the change is told: see SeatSockets.evict
-        if state.status == Status.OVER != before and state.tournament and self.on_over:
-            self.on_over(self)
+        if state.status == Status.OVER != before and state.tournament:
+            self.holder.match_over(self)
         seats = self.sockets.seats()
         if seats or self.watchers:  # else nobody to tell (a round's tables just opened)
             self._tell(state, change, seats)
@@ -323,10 +340,8 @@ class Table:
             return
         self.lost = True
         self.alarm.cancel()
-        if self.on_lost is not None:
-            # After the refusal in hand is answered: the asker hears why, then the socket
-            # closes.
-            asyncio.get_running_loop().call_soon(self.on_lost, self)
+        # After the refusal in hand is answered: the asker hears why, then the socket closes.
+        asyncio.get_running_loop().call_soon(self.holder.lost, self)
 
     async def _reload(self) -> None:
         """Rebuild this table from the store after a failed write (nothing was acked). If
@@ -473,11 +488,9 @@ class Table:
             conn.send(encode(answer))
 
     async def open_again(self, seat: int) -> str:
-        """Open the same table again with ``seat``'s person as host (the hub does, through
-        ``reopen``): the new table's code."""
-        if self.reopen is None:
-            raise Refused(ErrorCode.NOT_NOW, "this table cannot be opened again")
-        return await self.reopen(self, seat)
+        """Open the same table again with ``seat``'s person as host (its holder does): the
+        new table's code."""
+        return await self.holder.open_again(self, seat)
 
     # Clocks --------------------------------------------------------------------------------
 

@@ -3,11 +3,12 @@ recorded when their matches end, and the next round paired at once (PROTOCOL.md,
 "Tournaments").
 
 Told, not polling: the hub tells the runner when a tournament table's match is over and kept
-(:attr:`Hub.tournament_over`), and the tournaments routes when a tournament starts; the
-runner then reads only that tournament's new entries (the service keeps each one folded) and
-that table's record. A slow sweep of every running tournament (``SWEEP_SECONDS``) remains as
-the safety net for what no hook told this process: a match over at another process that
-died before recording it, a restart, a round left half opened.
+(:meth:`RoundRunner.table_over`, the ``tournament_over`` the hub is given when it is made),
+and the tournaments routes when a tournament starts; the runner then reads only that
+tournament's new entries (the service keeps each one folded) and that table's record. A slow
+sweep of every running tournament (``SWEEP_SECONDS``) remains as the safety net for what no
+hook told this process: a match over at another process that died before recording it, a
+restart, a round left half opened.
 
 Everything is kept with the tournament's entries (``opened``, ``result``, ``paired``,
 ``over``), each change one transaction at the sequence number its writer read, so a restart
@@ -74,7 +75,6 @@ class RoundRunner:
         """Tournaments to look at now, each with the tables told over (maybe none)."""
         self._wake = asyncio.Event()
         self._paired_here: set[tuple[str, int]] = set()
-        hub.tournament_over = self.table_over
 
     def start(self) -> None:
         """Begin looking at the running tournaments."""

@@ -10,8 +10,8 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 
-from kabes.server.http_input import bearer_token, read_body
-from kabes.server.hub import Hub
+from kabes.server.callers import Callers
+from kabes.server.http_input import read_body
 from kabes.server.limits import Limits
 from kabes.server.new_tables import unknown_variant
 from kabes.server.protocol import (
@@ -19,37 +19,31 @@ from kabes.server.protocol import (
     EnterTournament,
     ErrorCode,
     NewTournament,
-    Refused,
 )
 from kabes.server.store import Store
 from kabes.server.tournament_rounds import RoundRunner
-from kabes.server.tournament_service import Tournaments
 
 
-def tournament_routes(app: FastAPI, store: Store, hub: Hub, limits: Limits) -> RoundRunner:
-    """Add the tournament routes to ``app``; the runner of their rounds (started and stopped
-    with the server). Creating a tournament counts against ``limits`` as opening a table
-    does (each round opens tables, and each tournament is a log in the store)."""
-    service = Tournaments(store, hub.clock.now, hub.settings.tournament_max_entrants)
-    runner = RoundRunner(service, hub, store)
+def tournament_routes(app: FastAPI, store: Store, runner: RoundRunner, limits: Limits) -> None:
+    """Add the tournament routes to ``app``, on ``runner``'s tournaments (it moves their
+    rounds on, started and stopped with the server). Creating a tournament counts against
+    ``limits`` as opening a table does (each round opens tables, and each tournament is a
+    log in the store)."""
+    service = runner.service
 
-    async def who(request: Request) -> tuple[int, str]:
-        found = await store.player_by_token(bearer_token(request))
-        if found is None:
-            raise Refused(ErrorCode.BAD_TOKEN, "this token is unknown")
-        return found
+    callers = Callers(store)
 
     @app.post("/api/tournaments", status_code=201, tags=["tournaments"])
     async def create(request: Request) -> dict[str, Any]:
         """Open a tournament; the caller is its host (and has not entered it)."""
-        player, name = await who(request)
+        caller = await callers.who(request)
         try:
             body = await read_body(request, NewTournament)
         except BadInput as err:
             raise (unknown_variant(err.message) if err.code == ErrorCode.BAD_VARIANT
                    else err) from None
-        await limits.table(player)
-        return (await service.create(player, name, body)).document()
+        await limits.table(caller.player)
+        return (await service.create(caller.player, caller.name, body)).document()
 
     @app.get("/api/tournaments", tags=["tournaments"])
     async def listed() -> dict[str, Any]:
@@ -64,16 +58,14 @@ def tournament_routes(app: FastAPI, store: Store, hub: Hub, limits: Limits) -> R
     @app.post("/api/tournaments/{tournament}/enter", tags=["tournaments"])
     async def enter(tournament: str, request: Request) -> dict[str, Any]:
         """Enter, alone or naming a partner (team variants)."""
-        player, name = await who(request)
+        caller = await callers.who(request)
         body = await read_body(request, EnterTournament)
-        return (await service.enter(tournament, player, name, body)).document()
+        return (await service.enter(tournament, caller.player, caller.name, body)).document()
 
     @app.post("/api/tournaments/{tournament}/start", tags=["tournaments"])
     async def start(tournament: str, request: Request) -> dict[str, Any]:
         """Begin round 1 (host only)."""
-        player, _ = await who(request)
-        doc = (await service.start(tournament, player)).document()
+        caller = await callers.who(request)
+        doc = (await service.start(tournament, caller.player)).document()
         runner.started(doc["id"])
         return doc
-
-    return runner
