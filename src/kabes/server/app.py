@@ -64,6 +64,7 @@ from kabes.server.services import STORE_DOWN, Services, patience
 from kabes.server.socket_api import socket_routes
 from kabes.server.static_files import CompressedStatic
 from kabes.server.store import SERVER_ID, Store
+from kabes.server.table_requests import AskRecord, AskSeat, AskSummary, TableRequest
 from kabes.server.tournament_rounds import RoundRunner
 from kabes.server.tournament_service import Tournaments
 from kabes.server.tournaments_api import tournament_routes
@@ -219,9 +220,9 @@ def _api(app: FastAPI, services: Services) -> None:
     store, hub = services.store, services.hub
     callers = Callers(store)
 
-    async def about(code: str, what: str, *args: Any) -> dict[str, Any]:
-        """``what`` about table ``code``, wherever it is held; 404 if there is none."""
-        found = await hub.ask(code.upper(), what, list(args), patience(services))
+    async def about(code: str, request: TableRequest) -> dict[str, Any]:
+        """``request`` about table ``code``, wherever it is held; 404 if there is none."""
+        found = await hub.ask(code.upper(), request, patience(services))
         if found is None:
             raise Refused(ErrorCode.NOT_FOUND, f"no table {code!r}")
         return dict(found)
@@ -279,18 +280,18 @@ def _api(app: FastAPI, services: Services) -> None:
     @app.get("/api/tables/{code}", tags=["tables"])
     async def table_summary(code: str) -> dict[str, Any]:
         """The table's summary: variant, options, host, status, seats."""
-        return await about(code, "summary")
+        return await about(code, AskSummary())
 
     @app.post("/api/tables/{code}/join", tags=["tables"])
     async def join(code: str, request: Request) -> dict[str, Any]:
         """Take the lowest free seat (or get back the one already held)."""
         caller = await callers.who(request)
-        return await about(code, "join", caller.player, caller.name)
+        return await about(code, AskSeat(caller.player, caller.name))
 
     @app.get("/api/tables/{code}/record", tags=["tables"])
     async def record(code: str) -> dict[str, Any]:
         """The game record of the hands finished so far (the whole match once over)."""
-        return await about(code, "record")
+        return await about(code, AskRecord())
 
     @app.get("/api/rankings/{variant}", tags=["rankings"])
     async def rankings(variant: str) -> dict[str, Any]:
