@@ -14,6 +14,7 @@ from kabes.server.cluster import Cluster
 from kabes.server.computers import warm_up, worker_pool
 from kabes.server.config import ServerConfig
 from kabes.server.logs import configure
+from kabes.server.processes import alone_or_shared
 from kabes.server.runtime import tune_runtime, uvicorn_config
 from kabes.server.store import database_url
 from kabes.server.workers import REVIEW_WORKERS_KEPT_FREE
@@ -36,8 +37,7 @@ def serve(config: ServerConfig) -> None:
     server = uvicorn.Server(uvicorn_config(app, config.host, config.port))
     shown = "[::1]" if config.host == "::1" else config.host
     where = "SQLite file " + url.split("///", 1)[1] if url.startswith("sqlite") else "PostgreSQL"
-    if cluster is not None:
-        where += f"; one of many through Redis, as process {cluster.me}"
+    where += alone_or_shared(cluster).shown()
     print(f"Kabès is serving at http://{shown}:{config.port}/  (store: {where})", flush=True)
     tune_runtime()
     try:
