@@ -42,7 +42,7 @@ from kabes.server.guard import Guard, trusted
 from kabes.server.http_input import read_body
 from kabes.server.hub import Hub
 from kabes.server.lessons_api import lesson_routes
-from kabes.server.limits import Limits, LocalCounter, RedisCounter, SlowDown
+from kabes.server.limits import Limits, SlowDown
 from kabes.server.link_api import link_routes
 from kabes.server.lobby import Lobby
 from kabes.server.lobby_api import lobby_routes
@@ -51,6 +51,7 @@ from kabes.server.names import clean_name
 from kabes.server.new_tables import unknown_variant
 from kabes.server.pages import Pages
 from kabes.server.phrases import phrase_routes
+from kabes.server.processes import alone_or_shared
 from kabes.server.protocol import (
     BadInput,
     ErrorCode,
@@ -63,7 +64,8 @@ from kabes.server.seat_holds import SeatHolds
 from kabes.server.services import STORE_DOWN, Services, patience
 from kabes.server.socket_api import socket_routes
 from kabes.server.static_files import CompressedStatic
-from kabes.server.store import SERVER_ID, Store
+from kabes.server.store import Store
+from kabes.server.table_requests import AskRecord, AskSeat, AskSummary, TableRequest
 from kabes.server.tournament_rounds import RoundRunner
 from kabes.server.tournament_service import Tournaments
 from kabes.server.tournaments_api import tournament_routes
@@ -87,7 +89,8 @@ def create_app(
     ``edge``: what strangers may do (limits on, the server's own origin, loopback metrics
     by default)."""
     metrics = Metrics()
-    store = Store(db_url, metrics, SERVER_ID if cluster is None else cluster.me)
+    processes = alone_or_shared(cluster)
+    store = Store(db_url, metrics, processes.me)
     settings = settings or Settings()
     clock = clock or RealClock()
     edge = edge or Edge()
@@ -100,9 +103,8 @@ def create_app(
               tournament_over=lambda tournament, code: rounds.table_over(tournament, code))
     rounds = RoundRunner(Tournaments(store, clock.now, settings.tournament_max_entrants),
                          hub, store)
-    counter = None if not edge.rate_limits else (
-        LocalCounter() if cluster is None else RedisCounter(cluster.redis, cluster.prefix))
-    services = Services(store, clock, settings, executor, metrics, hub, cluster, edge,
+    counter = processes.counter() if edge.rate_limits else None
+    services = Services(store, clock, settings, executor, metrics, hub, processes, edge,
                         Limits(counter, edge.guests_per_minute, edge.tables_per_minute,
                                edge.link_codes_per_minute, edge.link_codes_per_network,
                                edge.wrong_link_codes_per_minute))
@@ -113,23 +115,20 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await store.open()
-        if cluster is not None:
-            await cluster.start()
+        await processes.start()
         restored = await hub.open()
         rounds.start()
         lobby.start()
         if heartbeat:
             store.start_heartbeat()
-        fields: dict[str, Any] = {"event": "ready", "tables_restored": restored}
-        if cluster is not None:
-            fields.update(process=cluster.me, advertise=cluster.advertise)
+        fields: dict[str, Any] = {"event": "ready", "tables_restored": restored,
+                                  **processes.described()}
         log.info("ready", extra={"fields": fields})
         yield
         await rounds.stop()
         await lobby.close()
         await hub.close()
-        if cluster is not None:
-            await cluster.close()
+        await processes.close()
         await store.close()
 
     app = FastAPI(
@@ -219,9 +218,9 @@ def _api(app: FastAPI, services: Services) -> None:
     store, hub = services.store, services.hub
     callers = Callers(store)
 
-    async def about(code: str, what: str, *args: Any) -> dict[str, Any]:
-        """``what`` about table ``code``, wherever it is held; 404 if there is none."""
-        found = await hub.ask(code.upper(), what, list(args), patience(services))
+    async def about(code: str, request: TableRequest) -> dict[str, Any]:
+        """``request`` about table ``code``, wherever it is held; 404 if there is none."""
+        found = await hub.ask(code.upper(), request, patience(services))
         if found is None:
             raise Refused(ErrorCode.NOT_FOUND, f"no table {code!r}")
         return dict(found)
@@ -279,18 +278,18 @@ def _api(app: FastAPI, services: Services) -> None:
     @app.get("/api/tables/{code}", tags=["tables"])
     async def table_summary(code: str) -> dict[str, Any]:
         """The table's summary: variant, options, host, status, seats."""
-        return await about(code, "summary")
+        return await about(code, AskSummary())
 
     @app.post("/api/tables/{code}/join", tags=["tables"])
     async def join(code: str, request: Request) -> dict[str, Any]:
         """Take the lowest free seat (or get back the one already held)."""
         caller = await callers.who(request)
-        return await about(code, "join", caller.player, caller.name)
+        return await about(code, AskSeat(caller.player, caller.name))
 
     @app.get("/api/tables/{code}/record", tags=["tables"])
     async def record(code: str) -> dict[str, Any]:
         """The game record of the hands finished so far (the whole match once over)."""
-        return await about(code, "record")
+        return await about(code, AskRecord())
 
     @app.get("/api/rankings/{variant}", tags=["rankings"])
     async def rankings(variant: str) -> dict[str, Any]:
@@ -322,11 +321,9 @@ def _operations(app: FastAPI, services: Services) -> None:
         out: dict[str, Any] = {
             "ok": True, "tables": len(services.hub.tables),
             "connections": services.connections, "store": services.store.dialect}
-        if services.cluster is not None and trusted(request, services.edge):
-            out["process"] = services.cluster.me
-            out["advertise"] = services.cluster.advertise
-            out["redis"] = services.cluster.listening
-            out["adopted"] = services.hub.adopted
+        among = services.processes.health()  # nothing when this process is alone
+        if among and trusted(request, services.edge):
+            out.update(among, adopted=services.hub.adopted)
         return out
 
     @app.get("/metrics", tags=["operations"])

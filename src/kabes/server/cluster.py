@@ -38,6 +38,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from kabes.server.config import LEASE_SECONDS, PREFIX
+from kabes.server.limits import Counter, RedisCounter
 
 log = logging.getLogger("kabes.cluster")
 
@@ -117,6 +118,30 @@ class Cluster:
         self._listen_task: asyncio.Task[None] | None = None
         self._subscribed: asyncio.Event = asyncio.Event()
         self._closing = False
+
+    # As kabes.server.processes asks of either side ---------------------------------------
+
+    @property
+    def patience(self) -> float:
+        """Seconds a request or a hello waits for a table's owner: three leases, so that a
+        dead owner's lease expires and another process adopts its table meanwhile."""
+        return 3 * self.lease
+
+    def counter(self) -> Counter:
+        """Counted in Redis: every process's requests count against one limit."""
+        return RedisCounter(self.redis, self.prefix)
+
+    def described(self) -> dict[str, Any]:
+        """This process's id and address, for the "ready" log line."""
+        return {"process": self.me, "advertise": self.advertise}
+
+    def health(self) -> dict[str, Any]:
+        """This process's id, address, and whether its subscription is up."""
+        return {**self.described(), "redis": self.listening}
+
+    def shown(self) -> str:
+        """What ``kabes serve`` prints after the store."""
+        return f"; one of many through Redis, as process {self.me}"
 
     # Keys ------------------------------------------------------------------------------
 

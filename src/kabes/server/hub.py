@@ -29,13 +29,12 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, assert_never
 
 from kabes.records import to_record
 from kabes.server.clock import Clock
 from kabes.server.cluster import Cluster, RedisError
 from kabes.server.config import Settings
-from kabes.server.inbox import Join
 from kabes.server.metrics import Metrics
 from kabes.server.new_tables import created
 from kabes.server.protocol import ErrorCode, NewTable, Refused
@@ -44,6 +43,7 @@ from kabes.server.seat_holds import SeatHolds
 from kabes.server.state import Status
 from kabes.server.store import Store
 from kabes.server.table import Table, restore
+from kabes.server.table_requests import AskRecord, AskSeat, AskSummary, TableRequest
 from kabes.server.workers import Workers
 
 log = logging.getLogger("kabes.hub")
@@ -116,9 +116,10 @@ class Hub:
         """How many tables in memory are in each status."""
         return dict(Counter(str(t.status) for t in self.tables.values()))
 
-    def _table(self, code: str) -> Table:
+    def _table(self, code: str, epoch: int) -> Table:
+        """A table held here under ``epoch`` (1: created here; else the store's claim)."""
         return Table(code, self.store, self.clock, self.settings, self.workers, self.metrics,
-                     holder=self, holds=self.holds)
+                     holder=self, holds=self.holds, epoch=epoch)
 
     # What a table asks of its holder (kabes.server.table.Holder) ---------------------------
 
@@ -137,8 +138,7 @@ class Hub:
         entries = await self.store.load(code)
         if not entries:
             return None
-        table = self._table(code)
-        table.epoch = claim.epoch
+        table = self._table(code, claim.epoch)
         try:
             await restore(table, entries, claim.heartbeat if heartbeat is None else heartbeat)
         except Refused:
@@ -219,8 +219,7 @@ class Hub:
                or (self.cluster is not None and not await self.cluster.take(code))
                or await self.store.load(code)):
             code = new_code()
-        table = self._table(code)
-        table.epoch = 1
+        table = self._table(code, 1)
         # The host's seat counts among the seats they hold (kabes.server.seat_holds).
         if self.holds is None:
             await table.commit("created", data)
@@ -248,8 +247,7 @@ class Hub:
             return False
         if (self.cluster is not None or not absent) and await self.store.load(code):
             return False
-        table = self._table(code)
-        table.epoch = 1
+        table = self._table(code, 1)
         await table.commit("created", data)
         self.tables[code] = table
         table.start()
@@ -361,10 +359,10 @@ class Hub:
             await self.cluster.release(code)
         return found
 
-    async def ask(self, code: str, what: str, args: list[Any], patience: float) -> Any:
-        """Answer ``what`` (``summary``, ``join`` with [player, name], ``record``) about table
-        ``code``, wherever it is; None if there is no such table. Refused for a refusal,
-        ``unavailable`` when its owner cannot be reached within ``patience`` seconds."""
+    async def ask(self, code: str, request: TableRequest, patience: float) -> Any:
+        """Answer ``request`` about table ``code``, wherever it is; None if there is no
+        such table. Refused for a refusal, ``unavailable`` when its owner cannot be reached
+        within ``patience`` seconds."""
         deadline = time.monotonic() + patience
         while True:
             where = await self.locate(code)
@@ -373,9 +371,9 @@ class Hub:
             left = deadline - time.monotonic()
             try:
                 if isinstance(where, Table):
-                    return await self.answer(where, what, args)
+                    return await self.answer(where, request)
                 assert self.relay is not None
-                return await self.relay.call(where, code, what, args,
+                return await self.relay.call(where, code, request,
                                              max(0.1, min(left, self.answer_within())))
             except Refused:
                 if not (isinstance(where, Table) and where.lost):
@@ -392,20 +390,20 @@ class Hub:
         table's owner (which may have died: its lease then expires within a lease)."""
         return 1.0 if self.cluster is None else max(0.5, self.cluster.lease / 3)
 
-    async def answer(self, table: Table, what: str, args: list[Any]) -> Any:
+    async def answer(self, table: Table, request: TableRequest) -> Any:
         """Answer a request about a table held here (see :meth:`ask`)."""
-        if what == "summary":
-            return await table.call(table.summary)
-        if what == "record":
-            return await table.call(lambda: finished_record(table))
-        if what == "join":
-            reply: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-            table.inbox.put_nowait(Join(int(args[0]), str(args[1]), reply))
-            seat = await reply
-            answer = {"seat": seat, "table": await table.call(lambda: table.summary(seated=True))}
-            await self._listed(table)
-            return answer
-        raise ValueError(f"no such request: {what!r}")
+        match request:
+            case AskSummary():
+                return await table.call(table.summary)
+            case AskRecord():
+                return await table.call(lambda: finished_record(table))
+            case AskSeat(player, who):
+                seat = await table.join(player, who)
+                summary = await table.call(lambda: table.summary(seated=True))
+                await self._listed(table)
+                return {"seat": seat, "table": summary}
+            case _:
+                assert_never(request)
 
     async def _keep_leases(self) -> None:
         """Renew this process's leases a few times per lease; drop the tables whose lease

@@ -59,6 +59,7 @@ from kabes.server.new_tables import created
 from kabes.server.protocol import ErrorCode, NewTable, QuickSeat, Refused, as_json
 from kabes.server.state import Status
 from kabes.server.table import Table
+from kabes.server.table_requests import AskSeat
 
 log = logging.getLogger("kabes.lobby")
 
@@ -247,7 +248,7 @@ class Lobby:
                              and r.seated < r.players), key=_fullest)
             for row in [*mine, *others]:
                 with contextlib.suppress(Refused):  # taken, started, removed meanwhile
-                    answer = await self.hub.ask(row.code, "join", [player, name],
+                    answer = await self.hub.ask(row.code, AskSeat(player, name),
                                                 self.patience)
                     if answer is not None:
                         return dict(answer)

@@ -53,6 +53,7 @@ from kabes.server.protocol import (
     error_code,
 )
 from kabes.server.table import Table
+from kabes.server.table_requests import TableRequest, from_wire
 
 log = logging.getLogger("kabes.relay")
 
@@ -71,8 +72,8 @@ class Owner(Protocol):
         """Table ``code`` if this process holds it (and has not lost it)."""
         ...
 
-    def answer(self, table: Table, what: str, args: list[Any]) -> Awaitable[Any]:
-        """Answer an HTTP request about ``table``: ``summary``, ``join`` or ``record``."""
+    def answer(self, table: Table, request: TableRequest) -> Awaitable[Any]:
+        """Answer an HTTP request about ``table``."""
         ...
 
 
@@ -185,13 +186,15 @@ class Relay:
         return None
 
     async def call(
-        self, owner: str, code: str, what: str, args: list[Any], timeout: float
+        self, owner: str, code: str, request: TableRequest, timeout: float
     ) -> Any:
-        """Ask ``owner`` about table ``code``; its answer. Refused for a refusal, Moved
-        if it does not hold the table, TimeoutError if it did not answer in time."""
+        """Ask ``owner`` ``request`` about table ``code``; its answer. Refused for a
+        refusal, Moved if it does not hold the table, TimeoutError if it did not answer in
+        time."""
         number = next(self._numbers)
         reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.calls[number] = reply
+        what, args = request.wire()
         try:
             self.cluster.post(owner, ["call", number, self.cluster.me, code, what, args])
             return await asyncio.wait_for(reply, timeout)
@@ -262,7 +265,7 @@ class Relay:
             seated = RemoteConnection(self, origin, sid, table, player)
             self.remote[key] = seated
             # The owner's table checks the player's seat itself, as for a local socket.
-            table.inbox.put_nowait(Watch(seated) if player is None else Greet(seated))
+            table.post(Watch(seated) if player is None else Greet(seated))
         elif kind == "act":
             conn = self.remote.get(key)
             if conn is None or self.owner.held(conn.table.code) is not conn.table:
@@ -279,7 +282,7 @@ class Relay:
                 again = Refused(ErrorCode.BAD_MESSAGE, "already said hello")
                 conn.send(encode(again.to_error(None)))
                 return
-            conn.table.inbox.put_nowait(ClientAction(conn, action, time.perf_counter()))
+            conn.table.post(ClientAction(conn, action, time.perf_counter()))
         elif kind == "detach":
             found = self.remote.get(key)
             if found is not None:
@@ -291,7 +294,7 @@ class Relay:
         if self.remote.get((conn.origin, conn.sid)) is conn:
             del self.remote[(conn.origin, conn.sid)]
         conn.gone = True
-        conn.table.inbox.put_nowait(Detach(conn, forced))
+        conn.table.post(Detach(conn, forced))
 
     async def _answer(
         self, number: int, origin: str, code: str, what: str, args: list[Any]
@@ -301,7 +304,7 @@ class Relay:
             self.cluster.post(origin, ["reply", number, "moved", None])
             return
         try:
-            result = await self.owner.answer(table, what, args)
+            result = await self.owner.answer(table, from_wire(what, args))
         except Refused as err:
             if table.lost:
                 self.cluster.post(origin, ["reply", number, "moved", None])

@@ -1,5 +1,5 @@
 """What the server application runs on, shared by its routes: the store, the hub of tables,
-the clock, the settings, the metrics, the cluster and the limits on strangers.
+the clock, the settings, the metrics, the other processes and the limits on strangers.
 
 Built once by :func:`kabes.server.app.create_app` and handed to each group of routes (the
 HTTP API there, the table socket in kabes.server.socket_api), so no route module imports
@@ -16,11 +16,11 @@ from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
 from kabes.server.clock import Clock
-from kabes.server.cluster import Cluster
 from kabes.server.config import Edge, Settings
 from kabes.server.hub import Hub
 from kabes.server.limits import Limits
 from kabes.server.metrics import Metrics
+from kabes.server.processes import Alone, Processes
 from kabes.server.store import Store, StoreError
 
 STORE_DOWN = (StoreError, SQLAlchemyError, ConnectionError, TimeoutError, RedisError)
@@ -38,7 +38,8 @@ class Services:
     executor: Executor | None
     metrics: Metrics
     hub: Hub
-    cluster: Cluster | None = None
+    processes: Processes = field(default_factory=Alone)
+    """This process alone, or one of many through Redis (kabes.server.processes)."""
     edge: Edge = field(default_factory=Edge)
     limits: Limits = field(default_factory=lambda: Limits(None))
     connections: int = 0
@@ -48,4 +49,4 @@ class Services:
 def patience(services: Services) -> float:
     """Seconds a request or a hello waits for a table's owner (another process's lease may
     have to expire first)."""
-    return 0.0 if services.cluster is None else 3 * services.cluster.lease
+    return services.processes.patience

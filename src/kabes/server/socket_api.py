@@ -125,11 +125,11 @@ class LocalSeat:
 
     def act(self, action: Action, text: str, received: float) -> None:
         """Hand a decoded action to the table."""
-        self.table.inbox.put_nowait(ClientAction(self.sock, action, received))
+        self.table.post(ClientAction(self.sock, action, received))
 
     def leave(self) -> None:
         """The socket closed."""
-        self.table.inbox.put_nowait(Detach(self.sock))
+        self.table.post(Detach(self.sock))
 
 
 def socket_routes(app: FastAPI, services: Services) -> None:
@@ -246,18 +246,18 @@ async def _hello(
     table = where
     assert isinstance(table, Table)
     if found is None:  # the table lets the watcher in, or refuses it (kabes.server.watchers)
-        table.inbox.put_nowait(Watch(sock))
+        table.post(Watch(sock))
         return LocalSeat(table, sock)
     # The table finds the player's seat and seats the socket in one item (or refuses it,
     # 4401): no seat number looked up here could be another player's by the time it is used.
     sock.player = found[0]
     seated: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-    table.inbox.put_nowait(Greet(sock, seated))
+    table.post(Greet(sock, seated))
     try:
         if not await asyncio.wait_for(seated, max(1.0, deadline - time.monotonic())):
             return None  # refused (4401), or the table moved (1012)
     except TimeoutError:
-        table.inbox.put_nowait(Detach(sock))  # after the Greet: the table forgets it
+        table.post(Detach(sock))  # after the Greet: the table forgets it
         _refuse(sock, ErrorCode.UNAVAILABLE, "the table did not answer in time", 1013)
         return None
     return LocalSeat(table, sock)

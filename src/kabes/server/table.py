@@ -105,7 +105,12 @@ class Table:
         *,
         holder: Holder,
         holds: SeatHolds | None,
+        epoch: int,
     ) -> None:
+        """``epoch``: the epoch under which this process owns the table (1 for a table it
+        creates, the store's claim for one it rebuilds): every entry it writes carries it,
+        and it never changes while the table lives here, so it is given now rather than
+        set by the hub afterwards."""
         self.code = code
         self.holder = holder
         """Who holds this table (the hub): told when it is lost or a tournament match is
@@ -141,7 +146,7 @@ class Table:
         """A write failed and the store could not be read back: this state may hold a change
         that was never kept, so it is rebuilt from the store before anything else happens."""
         self._retry_at = 0.0
-        self.epoch = 0
+        self.epoch = epoch
         """The epoch of this process's ownership: every entry it writes carries it."""
         self.lost = False
         """Another process owns this table now: it writes nothing more, answers nothing."""
@@ -206,10 +211,23 @@ class Table:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
 
+    def post(self, item: InboxItem) -> None:
+        """Hand ``item`` to the actor (a socket's action, hello or close, here or relayed
+        from another process): it is handled in its turn, after what came before."""
+        self.inbox.put_nowait(item)
+
     async def call(self, fn: Callable[[], Any]) -> Any:
         """Run ``fn`` on the table's task and return what it returns."""
         reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.inbox.put_nowait(Call(fn, reply))
+        self.post(Call(fn, reply))
+        return await reply
+
+    async def join(self, player: int, name: str) -> int:
+        """Seat ``player`` (the lowest free seat, or the one they hold already): the seat.
+        Refused when there is none. Checked and taken in one item on the actor's task, so no
+        other join or leave can come between the check and the seat."""
+        reply: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.post(Join(player, name, reply))
         return await reply
 
     async def run(self) -> None:

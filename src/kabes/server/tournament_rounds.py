@@ -32,6 +32,7 @@ from typing import Any
 from kabes.server.hub import CODE_ALPHABET, CODE_LENGTH, Hub
 from kabes.server.protocol import NewTable
 from kabes.server.store import Store
+from kabes.server.table_requests import AskSeat
 from kabes.server.tournament_service import Decision, Tournaments, pair_off_loop, paired
 from kabes.server.tournament_store import Entries
 from kabes.tournaments.results import result_of, seat_order
@@ -212,9 +213,8 @@ class RoundRunner:
                 return None  # being opened by another process
             try:
                 for player in others:
-                    seated = await self.hub.ask(code, "join",
-                                                [player, state.names.get(player, "")],
-                                                JOIN_PATIENCE)
+                    seated = await self.hub.ask(
+                        code, AskSeat(player, state.names.get(player, "")), JOIN_PATIENCE)
                     if seated is None:
                         return None
             except Exception as err:

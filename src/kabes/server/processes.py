@@ -1,0 +1,96 @@
+"""The processes serving one store, as the server's assembly and routes see them: this one
+alone (:class:`Alone`, SQLite or PostgreSQL without Redis), or one of many through Redis
+(:class:`~kabes.server.cluster.Cluster`, ``kabes serve --redis``).
+
+Both sides answer the same questions (who this process is, how long a request waits for a
+table's owner, where rate limits are counted, what health and logs say of it), so that code
+which only asks them never branches on which side it runs: the choice is made once, in
+:func:`alone_or_shared`, as :mod:`kabes.server.limits` chooses its counter.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from kabes.server.cluster import Cluster
+from kabes.server.limits import Counter, LocalCounter
+from kabes.server.store import SERVER_ID
+
+
+class Processes(Protocol):
+    """What the server's assembly and routes ask of the processes serving the store."""
+
+    @property
+    def me(self) -> str:
+        """This process's id: the store records it as the owner of the tables it claims."""
+        ...
+
+    @property
+    def patience(self) -> float:
+        """Seconds a request or a hello waits for a table's owner (another process's lease
+        may have to expire first)."""
+        ...
+
+    def counter(self) -> Counter:
+        """Where the limits on strangers count (every process's counts, when there are
+        many: a stranger must not get a limit per process)."""
+        ...
+
+    async def start(self) -> None:
+        """Join the others (before the hub opens its tables)."""
+        ...
+
+    async def close(self) -> None:
+        """Leave them (after the hub let its tables go)."""
+        ...
+
+    def described(self) -> dict[str, Any]:
+        """What the "ready" log line says of this process among the others."""
+        ...
+
+    def health(self) -> dict[str, Any]:
+        """What ``/healthz`` tells a trusted client of this process among the others."""
+        ...
+
+    def shown(self) -> str:
+        """What ``kabes serve`` prints after the store, when it starts."""
+        ...
+
+
+class Alone:
+    """This process serves the store alone: it owns every table, nobody else counts."""
+
+    me = SERVER_ID
+    patience = 0.0
+    """Nobody else can hold a table: a request never waits for another owner."""
+
+    def counter(self) -> Counter:
+        """Counted in memory."""
+        return LocalCounter()
+
+    async def start(self) -> None:
+        """Nobody to join."""
+
+    async def close(self) -> None:
+        """Nobody to leave."""
+
+    def described(self) -> dict[str, Any]:
+        """Nothing: one process needs no name."""
+        return {}
+
+    def health(self) -> dict[str, Any]:
+        """Nothing: one process needs no name."""
+        return {}
+
+    def shown(self) -> str:
+        """Nothing."""
+        return ""
+
+
+def alone_or_shared(cluster: Cluster | None) -> Processes:
+    """The one place that asks which side this process runs on: ``cluster`` (given by
+    ``kabes serve --redis`` or a test) when there is one."""
+    return cluster or Alone()
+
+
+__all__ = ["Alone", "Processes", "alone_or_shared"]
