@@ -18,12 +18,11 @@ import { seatName, variantName } from "./names.js";
 import { Bubbles, phraseButton, phraseText } from "./phrases.js";
 import { PlayArea, placeLabel } from "./playarea.js";
 import { resultsPanel } from "./results.js";
-import { ReviewDialog } from "./review.js";
 import { TableSocket } from "./socket.js";
 import { store } from "./store.js";
 import { memoryAid, opponents, passesText, scoreLine, seatStrip } from "./tableview.js";
 import { tileKey } from "./tiles.js";
-import { tournamentTag } from "./tournament.js";
+import { tournamentTag } from "./topbar.js";
 import { waitingRoom } from "./waiting.js";
 import { watchBand, watchersText } from "./watching.js";
 
@@ -264,7 +263,11 @@ class TableController {
   }
 
   /** The expert's review of the hand just played (tables against the computer). */
-  askReview() {
+  async askReview() {
+    this.review?.close();
+    // Loaded when first asked for: a table's first paint does not wait for it.
+    const { ReviewDialog } = await import("./review.js");
+    if (this.closed) return;
     this.review?.close();
     const review = new ReviewDialog(this.summary, this.seat, () => {
       if (this.review === review) this.review = null;

@@ -3,8 +3,7 @@
 // "Enter" (in a team variant, naming a partner among those entered) and the host's "Start";
 // then, for an entrant whose match is ready, one big "Your table" at the top; the standings
 // (your own row marked) and every round's pairings, each table's score as it goes (from the
-// table's record) with a link to watch it; after the last round, the winner. Also the
-// tournament's name for a tournament table's top bar (tournamentTag).
+// table's record) with a link to watch it; after the last round, the winner.
 
 import { api, variantCatalog } from "./api.js";
 import { clear, h, svg } from "./dom.js";
@@ -25,13 +24,6 @@ export function tournamentLink(id) {
 }
 
 /** For a tournament table's top bar: "Tournament · round 2", a link back to its page. */
-export function tournamentTag(summary, nav) {
-  if (!summary?.tournament) return null;
-  const href = `/c/${summary.tournament}`;
-  return h("a", { class: "tour-tag", href, "data-action": "tournament", onclick: (e) => { e.preventDefault(); nav.go(href); } },
-    summary.round ? t("tour.tag_round", { n: summary.round }) : t("tour.tournament"));
-}
-
 function eyeIcon() {
   return svg("svg", { class: "eye", viewBox: "0 0 24 24", width: 24, height: 24, "aria-hidden": "true" },
     svg("path", { d: "M1.5 12S5.5 5 12 5s10.5 7 10.5 7-4 7-10.5 7S1.5 12 1.5 12z", fill: "none", stroke: "currentColor", "stroke-width": 2 }),
