@@ -8,11 +8,10 @@
 import { api, variantCatalog } from "./api.js";
 import { clear, h, svg } from "./dom.js";
 import { errorText, t } from "./i18n.js";
-import { langPicker } from "./langpick.js";
 import { variantName } from "./names.js";
 import { store } from "./store.js";
 import { formatName, sidesAt } from "./tournaments.js";
-import { logo } from "./welcome.js";
+import { topBar } from "./topbar.js";
 
 const POLL_MS = 3000;
 /** Tables in play whose scores are read at each look (the current round's, yours first). */
@@ -201,9 +200,7 @@ class TournamentPage {
     }
     main.append(h("p", { class: "status flash", role: "status", "aria-live": "polite" }, this.flash));
     clear(this.root).append(
-      h("header", { class: "topbar plain" },
-        h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); this.nav.go("/"); } }, logo(), "Kabès"),
-        langPicker()),
+      topBar(this.nav),
       main);
     if (focused) (this.root.querySelector(`[data-action="${focused}"]`) || document.getElementById(focused))?.focus();
   }
