@@ -20,3 +20,9 @@ def test_one_module_builds_the_top_bar() -> None:
     for page in pages:
         assert re.search(r"\b(topBar|tableBar)\(", modules()[page]), page
 
+
+def test_teams_are_read_from_the_traits_by_one_function() -> None:
+    rule = {name for name, text in modules().items() if re.search(r"\bseat % 2|% 2\b", text)}
+    assert rule == {"names.js"}, "ask names.js's partyOf, fed by the variant's traits"
+    assert re.findall(r"\bview\.teams\b", "".join(modules().values())) == [], \
+        "ask names.js's inTeams (the view's traits)"
