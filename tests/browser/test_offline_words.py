@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 from typing import Any
 
+from kabes.server.pages import reachable
 from kabes.words import LANGUAGES
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "kabes" / "web"
 
 CACHED_URLS = """async () => {
   await navigator.serviceWorker.ready;
@@ -33,4 +37,6 @@ def test_the_service_worker_caches_every_catalog_the_language_list_names(
     words = {f"/static/i18n/{lang}.json" for lang in ["languages", *LANGUAGES]}
     assert words <= cached, words - cached
     assert {"/", "/static/names.js", "/static/i18n.js"} <= cached
+    modules = {f"/static/{name}" for name in reachable(WEB)}
+    assert modules <= cached, modules - cached  # found from pages.js, named nowhere in sw.js
     assert not js_errors

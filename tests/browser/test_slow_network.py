@@ -95,3 +95,19 @@ def test_a_first_visit_names_every_module_it_runs_in_the_page_head(
     named, fetched = scripts_of_a_first_visit(browser, server + path, TABLE_SHOWN, guest)
     assert named == fetched, (sorted(named - fetched), sorted(fetched - named))
     assert any(u.endswith("/table.js") for u in fetched)
+
+
+NOT_A_TABLES = ("tournament.js", "tournaments.js", "lobby.js", "lesson.js", "learn.js", "home.js")
+"""The modules of other pages (tournaments, the lobby, lessons, home): a table needs none."""
+
+
+def test_a_tables_page_loads_no_tournament_lobby_or_lesson_module(
+    server: str, browser: Any
+) -> None:
+    guest, path = table_against_computers(server)
+    _, fetched = scripts_of_a_first_visit(browser, server + path, TABLE_SHOWN, guest)
+    names = sorted(u.rsplit("/", 1)[-1] for u in fetched)
+    print(f"a table's first visit fetched {len(names)} modules: {names}")
+    assert "table.js" in names
+    assert [m for m in names if m in NOT_A_TABLES] == []
+    assert "review.js" not in names, "the review is loaded when first asked for"

@@ -352,7 +352,7 @@ def _pages(app: FastAPI) -> None:
         return Response(body, media_type="text/html", headers={
             "Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
-    for path in ("/", "/t/{code}", "/lobby", "/learn", "/learn/{lesson_id}", "/c", "/c/{tid}"):
+    for path in pages.paths:  # the client's one list of pages (web/pages.js)
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     worker = WEB / "sw.js"

@@ -13,9 +13,10 @@ right after the HTML.
 
 The graph is read from the modules themselves (their static ``import ... from "./x.js"``),
 so it never goes stale: a module added to the client is preloaded without a line here.
-Pages other than home are loaded by app.js with ``import()`` when first opened, so a first
-visit to home does not pay for the table's modules; a path of such a page (a link to a
-table, a lesson) also preloads that page's graph: :data:`PAGE_ENTRIES`.
+Every page is loaded by app.js with ``import()`` when first opened, so a first visit to home
+does not pay for the table's modules: the page at a path (pages.js, the client's one list of
+pages, read here as it is there) also preloads that page's graph. A module a page imports
+with ``import()`` only when it needs it (a table's results, its review) is not preloaded.
 
 The graph and each page are computed once per process (the files do not change while it
 runs; a developer editing a module restarts the server to preload the new graph, and the page
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -35,15 +37,12 @@ IMPORT = re.compile(
     r'^\s*(?:import|export)\b[^;"]*?\bfrom\s*"\./([\w.-]+\.js)"|^\s*import\s*"\./([\w.-]+\.js)"',
     re.MULTILINE)
 """A static import (or re-export) of a module of the same folder."""
-PAGE_ENTRIES: tuple[tuple[str, str], ...] = (
-    ("/t/", "table.js"),
-    ("/learn/", "lesson.js"),
-    ("/learn", "learn.js"),
-    ("/lobby", "lobby.js"),
-    ("/c/", "tournament.js"),
-    ("/c", "tournaments.js"),
-)
-"""Paths (by prefix, the first that matches) whose page app.js loads with ``import()``."""
+PAGES = "pages.js"
+"""The one list of the client's pages (path, module, title): app.js routes by it, the server
+serves its paths and preloads each page's modules, sw.js caches what it reaches."""
+PAGES_JSON = re.compile(r"\bPAGES\s*=\s*(\[.*?\n\]);", re.DOTALL)
+DYNAMIC = re.compile(r'\bimport\(\s*"\./([\w.-]+\.js)"\s*\)')
+"""A dynamic import of a module of the same folder, named in full."""
 ENTRY = "app.js"
 TABLE_PATH = re.compile(r"/t/([A-Za-z0-9_-]{1,32})/?")
 """A link to a table, as app.js reads it: its page starts by asking for the table's summary
@@ -66,21 +65,56 @@ def imports(folder: Path, module: str) -> list[str]:
     return seen
 
 
-def page_entry(path: str) -> str | None:
-    """The module app.js loads with ``import()`` for the page at ``path``, if any."""
-    return next((entry for prefix, entry in PAGE_ENTRIES if path.startswith(prefix)), None)
+@dataclass(frozen=True)
+class Page:
+    """One page of the client, as pages.js lists it."""
+
+    path: str
+    """Its path, with ``{name}`` for a part the page is given (as FastAPI writes routes)."""
+    module: str
+    pattern: re.Pattern[str]
+    """What a path of this page is, as app.js's ``pageAt`` matches it."""
 
 
-def page_modules(folder: Path, path: str) -> list[str]:
-    """Every module the page at ``path`` runs on its first paint: app.js's graph, and the
-    graph of the page's own entry when app.js loads it with ``import()``."""
-    return _modules(folder, page_entry(path))
+def read_pages(folder: Path) -> list[Page]:
+    """The pages listed in ``folder``'s pages.js, in its order (the first that matches wins)."""
+    found = PAGES_JSON.search((folder / PAGES).read_text(encoding="utf-8"))
+    if found is None:
+        raise ValueError(f"{folder / PAGES} has no PAGES = [...] list")
+    pages = []
+    for entry in json.loads(found.group(1)):
+        part = f"[{entry.get('part', 'A-Za-z0-9_-')}]+"
+        source = re.sub(r"\\\{\w+\\\}", part.replace("\\", r"\\"), re.escape(entry["path"]))
+        pattern = re.compile("/" if source == "/" else f"{source}/?")
+        pages.append(Page(entry["path"], entry["module"], pattern))
+    return pages
 
 
-def _modules(folder: Path, entry: str | None) -> list[str]:
+def page_entry(pages: list[Page], path: str) -> str:
+    """The module app.js loads with ``import()`` for the page at ``path`` (home, the first
+    page, for any path no page has)."""
+    return next((p.module for p in pages if p.pattern.fullmatch(path)), pages[0].module)
+
+
+def reachable(folder: Path) -> list[str]:
+    """Every module the client may run: app.js's graph and every page's, following dynamic
+    imports too (what sw.js caches, found the same way)."""
+    seen: list[str] = []
+    todo = [ENTRY, PAGES] + [p.module for p in read_pages(folder)]
+    while todo:
+        name = todo.pop(0)
+        if name in seen or not (folder / name).is_file():
+            continue
+        seen.append(name)
+        text = (folder / name).read_text(encoding="utf-8")
+        todo += [m.group(1) or m.group(2) for m in IMPORT.finditer(text)]
+        todo += [m.group(1) for m in DYNAMIC.finditer(text)]
+    return seen
+
+
+def _modules(folder: Path, entry: str) -> list[str]:
     modules = imports(folder, ENTRY)
-    if entry is not None:
-        modules += [m for m in imports(folder, entry) if m not in modules]
+    modules += [m for m in imports(folder, entry) if m not in modules]
     return modules
 
 
@@ -114,10 +148,13 @@ class Pages:
         self.template = (web / "index.html").read_text(encoding="utf-8")
         self.languages = list(json.loads(
             (catalogs / "languages.json").read_text(encoding="utf-8")))
+        self.pages = read_pages(web)
+        self.paths = [page.path for page in self.pages]
+        """The paths the server answers with the page (FastAPI's syntax, as pages.js)."""
 
     def html(self, path: str, accept_language: str) -> bytes:
         """The page at ``path`` for a browser that sends ``accept_language``."""
-        page = self._html(page_entry(path), language(accept_language, self.languages))
+        page = self._html(page_entry(self.pages, path), language(accept_language, self.languages))
         table = TABLE_PATH.fullmatch(path)
         if table is None:
             return page
@@ -127,7 +164,7 @@ class Pages:
         return page[:at] + link + page[at:]
 
     @cache  # noqa: B019 (one Pages per app, kept as long as the app)
-    def _html(self, entry: str | None, lang: str) -> bytes:
+    def _html(self, entry: str, lang: str) -> bytes:
         modules = _modules(self.web, entry)
         links = [f'<link rel="modulepreload" href="{STATIC}{m}">' for m in modules]
         words = ["languages.json", "en.json"] + ([f"{lang}.json"] if lang != "en" else [])

@@ -1,23 +1,18 @@
 // app.js — the page's entry point: picks the language, asks a first-time visitor for a
-// name, and routes: "/" is home, "/t/CODE" is the table page for CODE, "/lobby" the public
-// tables, "/learn" the lessons' paths and "/learn/ID" a lesson, "/c" the tournaments and
-// "/c/ID" one tournament. Navigation inside the page uses history.pushState; Back works.
+// name, and routes by the list of pages (pages.js): "/" is home (and any path no page has),
+// "/t/CODE" the table page for CODE, and so on. Navigation inside the page uses
+// history.pushState; Back works.
 // Registers the service worker (sw.js).
 
 import { clear, h } from "./dom.js";
 import { onLangChange, preferredLang, setLang, t } from "./i18n.js";
-import { homePage } from "./home.js";
+import { pageAt, PAGES } from "./pages.js";
 import { store } from "./store.js";
 import { welcomePage } from "./welcome.js";
 
-// The table and lessons are loaded when first opened: a first visit to home on a slow phone
-// fetches only what home needs (the server preloads each page's modules: server/pages.py).
-const tablePage = (...a) => import("./table.js").then((m) => m.tablePage(...a));
-const lessonPage = (...a) => import("./lesson.js").then((m) => m.lessonPage(...a));
-const learnPage = (...a) => import("./learn.js").then((m) => m.learnPage(...a));
-const tournamentPage = (...a) => import("./tournament.js").then((m) => m.tournamentPage(...a));
-const lobbyPage = (...a) => import("./lobby.js").then((m) => m.lobbyPage(...a));
-const tournamentsPage = (...a) => import("./tournaments.js").then((m) => m.tournamentsPage(...a));
+// Each page is loaded when first opened (pages.js lists them): a first visit to home on a slow
+// phone fetches only what home needs, a table only what a table needs (the server preloads
+// each page's modules: server/pages.py).
 
 const root = document.getElementById("app");
 let leave = null;
@@ -30,6 +25,17 @@ const nav = {
   },
 };
 
+/** The page at the current path (home for any other), and its parts. */
+function current() {
+  return pageAt(location.pathname) || { page: PAGES[0], parts: {} };
+}
+
+function title(page, parts) {
+  if (!page.title) return "Kabès";
+  const named = page.title.match(/^\{(\w+)\}$/);
+  return `Kabès · ${named ? parts[named[1]] : t(page.title)}`;
+}
+
 async function route() {
   serial += 1;
   const mine = serial;
@@ -38,43 +44,17 @@ async function route() {
     leave = null;
   }
   document.querySelector(".conn-banner")?.remove();
-  const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
-  const lesson = location.pathname.match(/^\/learn\/([A-Za-z0-9_.-]+)\/?$/);
-  const tournament = location.pathname.match(/^\/c\/([A-Za-z0-9_-]+)\/?$/);
+  const { page, parts } = current();
   if (!store.identity()) {
-    welcomePage(root, { joining: !!match, done: () => route() });
+    welcomePage(root, { joining: !!page.joining, done: () => route() });
     return;
   }
-  if (match) {
-    document.title = `Kabès · ${match[1]}`;
-    const stop = await tablePage(root, match[1], nav);
-    if (mine === serial) leave = stop;
-    else stop();
-  } else if (tournament) {
-    document.title = `Kabès · ${t("tour.tournament")}`;
-    const stop = await tournamentPage(root, tournament[1], nav);
-    if (mine === serial) leave = stop;
-    else stop();
-  } else if (/^\/c\/?$/.test(location.pathname)) {
-    document.title = `Kabès · ${t("tour.tournaments")}`;
-    await tournamentsPage(root, nav);
-  } else if (lesson) {
-    document.title = "Kabès";
-    const stop = await lessonPage(root, lesson[1], nav);
-    if (mine === serial) leave = stop;
-    else stop();
-  } else if (/^\/lobby\/?$/.test(location.pathname)) {
-    document.title = `Kabès · ${t("lobby.title")}`;
-    const stop = await lobbyPage(root, nav);
-    if (mine === serial) leave = stop;
-    else stop();
-  } else if (/^\/learn\/?$/.test(location.pathname)) {
-    document.title = `Kabès · ${t("learn.title")}`;
-    await learnPage(root, nav);
-  } else {
-    document.title = "Kabès";
-    await homePage(root, nav);
-  }
+  document.title = title(page, parts);
+  const module = await import(`./${page.module}`);
+  const stop = await module[page.page](root, ...Object.values(parts), nav);
+  if (typeof stop !== "function") return;
+  if (mine === serial) leave = stop;
+  else stop();
 }
 
 async function boot() {
@@ -84,8 +64,8 @@ async function boot() {
     await setLang("en");
   }
   onLangChange(() => {
-    // The table and lesson pages redraw themselves; other screens are simply drawn again.
-    if (!/^\/(t|learn)\/./.test(location.pathname) || !store.identity()) route();
+    // Some pages redraw themselves (pages.js: "redraws"); others are simply drawn again.
+    if (!current().page.redraws || !store.identity()) route();
   });
   window.addEventListener("popstate", route);
   await route();

@@ -7,7 +7,7 @@
 // holds no sentence of its own: only which entry to read and the facts that fill it.
 
 import { errorText, has, lang, t } from "./i18n.js";
-import { partyName, seatName } from "./names.js";
+import { inTeams, parties as teamsOf, partyName, partySeats, seatName } from "./names.js";
 
 /** "a, b and c" in the page's language: the browser's own list words where it knows the
  * language, else the catalog's "list.and". */
@@ -49,8 +49,8 @@ function stepText(view, table, step, counts) {
       key = `explain.named.${f.name}`;
       break;
     case "counts": {
-      const held = view.teams
-        ? [0, 1].map((p) => `${party(p)} ${sum([f.counts[p], f.counts[p + 2]], f.totals[p])}`)
+      const held = inTeams(view)
+        ? teamsOf(view).map((p) => `${party(p)} ${sum(partySeats(view, p).map((s) => f.counts[s]), f.totals[p])}`)
         : f.counts.map((c, s) => `${seat(s)} ${c}`);
       params = { list: held.join(" · ") };
       break;

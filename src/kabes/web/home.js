@@ -10,11 +10,10 @@
 import { api, variantCatalog } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, t, has } from "./i18n.js";
-import { langPicker } from "./langpick.js";
 import { linkDialog } from "./link.js";
 import { levelName, variantName } from "./names.js";
 import { store } from "./store.js";
-import { logo } from "./welcome.js";
+import { topBar } from "./topbar.js";
 
 const LEVELS = ["beginner", "casual", "skilled", "expert"];
 
@@ -37,7 +36,7 @@ export async function homePage(root, nav) {
   const rankings = h("section", { class: "card", "aria-labelledby": "rank-title" }, h("h2", { id: "rank-title" }, t("home.rankings")));
   const history = h("section", { class: "card", "aria-labelledby": "hist-title" }, h("h2", { id: "hist-title" }, t("home.history")));
   clear(root).append(
-    h("header", { class: "topbar plain" }, h("span", { class: "brand" }, logo(), "Kabès"), langPicker()),
+    topBar(nav, { home: true }),
     h("main", { class: "page home" },
       h("p", { class: "hello" }, t("home.hello", { name: me.name })),
       lobbyCard(nav),

@@ -6,10 +6,9 @@
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, lang, t } from "./i18n.js";
-import { langPicker } from "./langpick.js";
 import { variantName } from "./names.js";
 import { store } from "./store.js";
-import { logo } from "./welcome.js";
+import { topBar } from "./topbar.js";
 
 /** Which game's path to show first: the one looked at last, else the game last set up to
  * play, else the first with lessons. */
@@ -26,9 +25,7 @@ function chosenVariant(paths, byGame) {
 export async function learnPage(root, nav) {
   const body = h("div", { class: "learn-body" }, h("p", { class: "loading" }, t("loading")));
   clear(root).append(
-    h("header", { class: "topbar plain" },
-      h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); nav.go("/"); } }, logo(), "Kabès"),
-      langPicker()),
+    topBar(nav),
     h("main", { class: "page learn", "aria-labelledby": "learn-title" },
       h("h1", { id: "learn-title" }, t("learn.title")),
       h("p", { class: "hint-text" }, t("learn.intro")),

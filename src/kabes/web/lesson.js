@@ -16,11 +16,11 @@ import { api, ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { refusalText } from "./explain.js";
 import { errorText, lang, onLangChange, t } from "./i18n.js";
-import { langPicker } from "./langpick.js";
 import { seatName, variantName } from "./names.js";
 import { PlayArea } from "./playarea.js";
 import { resultsPanel } from "./results.js";
 import { opponents, scoreLine } from "./tableview.js";
+import { pageLink, topBar } from "./topbar.js";
 
 /** Open lesson `id` in root; returns a function that leaves it. */
 export async function lessonPage(root, id, nav) {
@@ -173,10 +173,9 @@ class LessonPlayer {
   // ---- drawing -------------------------------------------------------------------------------
 
   topbar() {
-    return h("header", { class: "topbar plain lesson-bar" },
-      h("a", { class: "back-link", href: "/learn", "data-action": "back-to-path", onclick: (e) => { e.preventDefault(); this.nav.go("/learn"); } },
-        h("span", { "aria-hidden": "true" }, "← "), t("learn.lessons")),
-      langPicker());
+    const back = pageLink(this.nav, "/learn", { class: "back-link", "data-action": "back-to-path" },
+      h("span", { "aria-hidden": "true" }, "← "), t("learn.lessons"));
+    return topBar(this.nav, { start: back, cls: "lesson-bar" });
   }
 
   render() {

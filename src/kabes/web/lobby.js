@@ -7,10 +7,9 @@
 import { api, variantCatalog } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, t } from "./i18n.js";
-import { langPicker } from "./langpick.js";
 import { variantName } from "./names.js";
 import { eyeIcon } from "./watching.js";
-import { logo } from "./welcome.js";
+import { topBar } from "./topbar.js";
 
 export const REFRESH_MS = 4000;
 
@@ -71,9 +70,7 @@ export async function lobbyPage(root, nav) {
   const playing = h("section", { class: "lobby-list", "aria-labelledby": "lobby-playing" }, h("h2", { id: "lobby-playing" }, t("lobby.playing")));
   const go = (path) => nav.go(path);
   clear(root).append(
-    h("header", { class: "topbar plain" },
-      h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); nav.go("/"); } }, logo(), "Kabès"),
-      langPicker()),
+    topBar(nav),
     h("main", { class: "page lobby" },
       h("h1", {}, t("lobby.title")),
       online,

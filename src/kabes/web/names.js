@@ -12,23 +12,40 @@ export function seatName(table, seat, mySeat) {
   return s.name;
 }
 
+/** Whether the view's variant plays in teams, as its traits say (traits.teams). */
+export function inTeams(view) {
+  return !!view.traits.teams;
+}
+
+/** A seat's party, from the variant's traits: in teams (traits.teams) seats 0 and 2 are team
+ * 0 and seats 1 and 3 team 1, else each seat is its own. The one place the client knows how
+ * teams are made. */
 export function partyOf(view, seat) {
-  return view.teams ? seat % 2 : seat;
+  return inTeams(view) ? seat % 2 : seat;
+}
+
+/** The parties of the view's table, in order (the two teams, or every seat). */
+export function parties(view) {
+  return [...new Set(partySeats(view, null).map((s) => partyOf(view, s)))];
+}
+
+/** The seats of a party (of every party with null), in order. */
+export function partySeats(view, party) {
+  const seats = [...Array(view.players).keys()];
+  return party === null ? seats : seats.filter((s) => partyOf(view, s) === party);
 }
 
 /** The viewer's party, or null for a watcher. */
 export function myParty(view) {
   if (view.seat === null || view.seat === undefined) return null;
-  return view.teams ? view.seat % 2 : view.seat;
+  return partyOf(view, view.seat);
 }
 
 export function partyName(view, table, party) {
-  if (view.teams && myParty(view) === null) {
-    const seats = [];
-    for (let s = party; s < view.players; s += 2) seats.push(seatName(table, s, null));
-    return seats.join(" & ");
+  if (inTeams(view) && myParty(view) === null) {
+    return partySeats(view, party).map((s) => seatName(table, s, null)).join(" & ");
   }
-  if (view.teams) return party === view.seat % 2 ? t("team.us") : t("team.them");
+  if (inTeams(view)) return party === myParty(view) ? t("team.us") : t("team.them");
   return seatName(table, party, view.seat);
 }
 

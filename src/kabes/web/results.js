@@ -8,7 +8,7 @@ import { h } from "./dom.js";
 import { t, tileName } from "./i18n.js";
 import { Countdown } from "./clock.js";
 import { explanationLines } from "./explain.js";
-import { endingName, hasWa, myParty, partyName, penalties, seatName } from "./names.js";
+import { endingName, hasWa, inTeams, myParty, partyName, partyOf, penalties, seatName } from "./names.js";
 import { tileSvg } from "./tiles.js";
 
 function faceUp(tiles, colored) {
@@ -22,8 +22,8 @@ function winnerLine(view, table, result) {
   if (result.winner === null || result.winner === undefined) return t("end.nobody");
   const name = partyName(view, table, result.winner);
   if (myParty(view) === null) return t("end.wins_hand", { name });
-  const mine = view.teams ? result.winner === view.seat % 2 : result.winner === view.seat;
-  if (view.teams) return mine ? t("end.we_win_hand") : t("end.they_win_hand");
+  const mine = result.winner === myParty(view);
+  if (inTeams(view)) return mine ? t("end.we_win_hand") : t("end.they_win_hand");
   return mine ? t("end.you_win_hand") : t("end.wins_hand", { name });
 }
 
@@ -43,17 +43,17 @@ export function resultsPanel(view, table, opts) {
     );
     const list = h("ul", { class: "hands-up" });
     for (let seat = 0; seat < view.players; seat += 1) {
-      const party = view.teams ? seat % 2 : seat;
+      const party = partyOf(view, seat);
       const pts = r.points?.[party] || 0;
       list.append(h("li", { class: `hand-up${seat === view.seat ? " mine" : ""}` },
         h("div", { class: "hand-up-head" },
           h("span", { class: "seat-name" }, seatName(table, seat, view.seat)),
           h("span", { class: "num count-pips" }, t("end.count", { n: r.counts?.[seat] ?? 0 })),
-          !view.teams && pts ? h("span", { class: `num pts${penalties(view) ? " bad" : ""}` }, `+${pts}`) : null),
+          !inTeams(view) && pts ? h("span", { class: `num pts${penalties(view) ? " bad" : ""}` }, `+${pts}`) : null),
         faceUp(last.hands?.[seat] || [], colored)));
     }
     panel.append(list);
-    if (view.teams && r.points) {
+    if (inTeams(view) && r.points) {
       panel.append(h("p", { class: "team-points num" },
         r.points.map((p, party) => `${partyName(view, table, party)} +${p}`).join(" · ")));
     }
@@ -78,8 +78,8 @@ export function resultsPanel(view, table, opts) {
     const watching = myParty(view) === null;
     const mine = res.winners.includes(myParty(view));
     panel.prepend(h("div", { class: "match-banner" },
-      h("p", { class: "match-winner" }, mine ? (view.teams ? t("match.we_win") : t("match.you_win"))
-        : view.teams && !watching ? t("match.they_win") : t("match.winners", { names: names.join(", ") })),
+      h("p", { class: "match-winner" }, mine ? (inTeams(view) ? t("match.we_win") : t("match.you_win"))
+        : inTeams(view) && !watching ? t("match.they_win") : t("match.winners", { names: names.join(", ") })),
       hasWa(view) ? h("p", { class: "wa" }, "♛ ", t("match.wa", { names: names.join(", ") })) : null,
       res.kochon ? h("p", { class: "kochon" }, t("match.kochon")) : null));
   }

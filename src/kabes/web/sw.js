@@ -1,51 +1,45 @@
 // sw.js — the service worker, served at /sw.js so its scope is the whole site. It caches
-// the page's shell (HTML, modules, styles, icons) when installed, and the words: the list
-// of languages and every language's catalog, as that list names them (so a new language
-// needs no line here). It serves them network-first: online you always get the server's
+// the page's shell (HTML, styles, icons) when installed, every module the list of pages
+// (pages.js) reaches, and the words: the list of languages and every language's catalog, as
+// that list names them (so a new page, module or language needs no line here). It serves them network-first: online you always get the server's
 // files, offline (or on a dead network) the cached ones, so the app opens from a phone's
 // home screen. /api/ is never cached: the game state always comes from the server.
 
-const CACHE = "kabes-shell-v5";
+const CACHE = "kabes-shell-v6";
 /** Where the server serves the catalogs (kabes/words/catalogs), as i18n.js reads them. */
 const WORDS = "/static/i18n/";
 const LANGUAGES = `${WORDS}languages.json`;
+const STATIC = "/static/";
+/** The shell besides the modules, which are found from the list of pages (pages.js). */
 const SHELL = [
   "/",
   "/static/app.css",
-  "/static/api.js",
-  "/static/app.js",
-  "/static/clock.js",
-  "/static/dom.js",
-  "/static/explain.js",
-  "/static/hand.js",
-  "/static/home.js",
-  "/static/i18n.js",
-  "/static/langpick.js",
-  "/static/learn.js",
-  "/static/lesson.js",
-  "/static/line.js",
-  "/static/link.js",
-  "/static/lobby.js",
-  "/static/names.js",
-  "/static/phrases.js",
-  "/static/playarea.js",
-  "/static/results.js",
-  "/static/review.js",
-  "/static/socket.js",
-  "/static/store.js",
-  "/static/table.js",
-  "/static/tableview.js",
-  "/static/tiles.js",
-  "/static/tournament.js",
-  "/static/tournaments.js",
-  "/static/trains.js",
-  "/static/waiting.js",
-  "/static/watching.js",
-  "/static/welcome.js",
   "/static/manifest.webmanifest",
   "/static/icons/icon.svg",
   "/static/icons/icon-192.png",
 ];
+/** A module's imports of modules of the same folder: static, re-exported, or import("./x.js"). */
+const IMPORTS = /(?:\bfrom\s*|^\s*import\s*|\bimport\(\s*)"\.\/([\w.-]+\.js)"/gm;
+
+/** Every module of the client, into the cache: app.js, pages.js and each page it lists, and
+ * whatever they import (statically or not), as the server finds them (server/pages.py). */
+async function cacheModules(cache) {
+  const list = await (await fetch(`${STATIC}pages.js`)).text();
+  const pages = JSON.parse(list.match(/\bPAGES\s*=\s*(\[[\s\S]*?\n\]);/)[1]);
+  const todo = ["app.js", "pages.js", ...pages.map((p) => p.module)];
+  const seen = new Set();
+  while (todo.length) {
+    const wave = [...new Set(todo.splice(0))].filter((m) => !seen.has(m));
+    wave.forEach((m) => seen.add(m));
+    const texts = await Promise.all(wave.map(async (m) => {
+      const response = await fetch(`${STATIC}${m}`);
+      if (!response.ok) return "";
+      await cache.put(`${STATIC}${m}`, response.clone());
+      return response.text();
+    }));
+    for (const text of texts) for (const found of text.matchAll(IMPORTS)) todo.push(found[1]);
+  }
+}
 
 /** The list of languages, then each language's catalog, into the cache. */
 async function cacheWords(cache) {
@@ -59,7 +53,7 @@ async function cacheWords(cache) {
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches.open(CACHE)
-      .then((cache) => Promise.allSettled([cache.addAll(SHELL), cacheWords(cache)]))
+      .then((cache) => Promise.allSettled([cache.addAll(SHELL), cacheModules(cache), cacheWords(cache)]))
       .catch(() => {})
       .then(() => self.skipWaiting()),
   );

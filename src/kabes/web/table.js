@@ -18,12 +18,11 @@ import { seatName, variantName } from "./names.js";
 import { Bubbles, phraseButton, phraseText } from "./phrases.js";
 import { PlayArea, placeLabel } from "./playarea.js";
 import { resultsPanel } from "./results.js";
-import { ReviewDialog } from "./review.js";
 import { TableSocket } from "./socket.js";
 import { store } from "./store.js";
 import { memoryAid, opponents, passesText, scoreLine, seatStrip } from "./tableview.js";
 import { tileKey } from "./tiles.js";
-import { tournamentTag } from "./tournament.js";
+import { tableBar, topBar, tournamentTag } from "./topbar.js";
 import { waitingRoom } from "./waiting.js";
 import { watchBand, watchersText } from "./watching.js";
 
@@ -264,7 +263,11 @@ class TableController {
   }
 
   /** The expert's review of the hand just played (tables against the computer). */
-  askReview() {
+  async askReview() {
+    this.review?.close();
+    // Loaded when first asked for: a table's first paint does not wait for it.
+    const { ReviewDialog } = await import("./review.js");
+    if (this.closed) return;
     this.review?.close();
     const review = new ReviewDialog(this.summary, this.seat, () => {
       if (this.review === review) this.review = null;
@@ -326,10 +329,7 @@ class TableController {
       this.resize?.disconnect();
       const focused = document.activeElement?.dataset?.action;
       clear(this.root).append(
-        h("header", { class: "topbar plain" },
-          h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); this.nav.go("/"); } }, "Kabès"),
-          tournamentTag(this.summary, this.nav),
-          langPicker()),
+        topBar(this.nav, { noLogo: true, after: tournamentTag(this.summary, this.nav) }),
         h("main", { class: "page" }, waitingRoom(this.summary, {
           seat: this.seat,
           title: this.view?.traits.title,
@@ -405,7 +405,7 @@ class TableController {
       root: this.root,
     });
     clear(this.root).append(h("div", { class: "table-screen" },
-      h("header", { class: "topbar" }, this.topScores, this.ring.el, this.sayButton, this.menuButton),
+      tableBar(this.topScores, this.ring.el, this.sayButton, this.menuButton),
       // The tournament and round on a line of their own: the top bar is full on a phone.
       this.summary.tournament ? h("div", { class: "tour-line" }, tournamentTag(this.summary, this.nav)) : null,
       this.opponentsEl,

@@ -5,7 +5,7 @@
 import { h, svg } from "./dom.js";
 import { markerIcon } from "./trains.js";
 import { t, numberName } from "./i18n.js";
-import { hasWa, levelName, lowest, myParty, partyName, penalties, seatName } from "./names.js";
+import { hasWa, inTeams, levelName, lowest, myParty, parties, partyName, partyOf, penalties, seatName } from "./names.js";
 
 function backIcon() {
   return svg("svg", { class: "back-icon", viewBox: "0 0 10 18", width: 9, height: 16, "aria-hidden": "true" },
@@ -18,7 +18,7 @@ export function scoreLine(view, table) {
   const wa = hasWa(view) && view.hands_played > 0 ? lowest(view.scores) : [];
   const mine = myParty(view);
   // A watcher (no party) sees both teams, or each seat's score on its chip.
-  const shown = view.teams ? [0, 1].sort((a, b) => (a === mine ? -1 : b === mine ? 1 : a - b)) : mine === null ? [] : [mine];
+  const shown = inTeams(view) ? parties(view).sort((a, b) => (a === mine ? -1 : b === mine ? 1 : a - b)) : mine === null ? [] : [mine];
   const items = shown.map((p) =>
     h("li", { class: `score${p === mine ? " mine" : ""}` },
       h("span", { class: "score-name" }, partyName(view, table, p)),
@@ -67,13 +67,13 @@ export function seatChip(view, table, seat) {
   const s = table.seats[seat];
   const turn = view.turn === seat;
   const away = s && s.kind === "person" && !s.connected;
-  const partner = view.teams && myParty(view) !== null && seat !== view.seat && seat % 2 === view.seat % 2;
+  const partner = inTeams(view) && myParty(view) !== null && seat !== view.seat && partyOf(view, seat) === myParty(view);
   const passes = passesText(view, seat);
   const drew = view.draws?.[seat] || 0;
   const count = view.counts?.[seat] ?? 0;
   const marked = view.trains?.find((tr) => tr.owner === seat)?.marked;
-  const party = view.teams ? seat % 2 : seat;
-  const score = view.teams ? null : view.scores?.[party];
+  const party = partyOf(view, seat);
+  const score = inTeams(view) ? null : view.scores?.[party];
   const wa = hasWa(view) && view.hands_played > 0 && lowest(view.scores).includes(party);
   const label = [
     seatName(table, seat, view.seat),

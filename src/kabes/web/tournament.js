@@ -3,17 +3,15 @@
 // "Enter" (in a team variant, naming a partner among those entered) and the host's "Start";
 // then, for an entrant whose match is ready, one big "Your table" at the top; the standings
 // (your own row marked) and every round's pairings, each table's score as it goes (from the
-// table's record) with a link to watch it; after the last round, the winner. Also the
-// tournament's name for a tournament table's top bar (tournamentTag).
+// table's record) with a link to watch it; after the last round, the winner.
 
 import { api, variantCatalog } from "./api.js";
 import { clear, h, svg } from "./dom.js";
 import { errorText, t } from "./i18n.js";
-import { langPicker } from "./langpick.js";
 import { variantName } from "./names.js";
 import { store } from "./store.js";
 import { formatName, sidesAt } from "./tournaments.js";
-import { logo } from "./welcome.js";
+import { topBar } from "./topbar.js";
 
 const POLL_MS = 3000;
 /** Tables in play whose scores are read at each look (the current round's, yours first). */
@@ -25,13 +23,6 @@ export function tournamentLink(id) {
 }
 
 /** For a tournament table's top bar: "Tournament · round 2", a link back to its page. */
-export function tournamentTag(summary, nav) {
-  if (!summary?.tournament) return null;
-  const href = `/c/${summary.tournament}`;
-  return h("a", { class: "tour-tag", href, "data-action": "tournament", onclick: (e) => { e.preventDefault(); nav.go(href); } },
-    summary.round ? t("tour.tag_round", { n: summary.round }) : t("tour.tournament"));
-}
-
 function eyeIcon() {
   return svg("svg", { class: "eye", viewBox: "0 0 24 24", width: 24, height: 24, "aria-hidden": "true" },
     svg("path", { d: "M1.5 12S5.5 5 12 5s10.5 7 10.5 7-4 7-10.5 7S1.5 12 1.5 12z", fill: "none", stroke: "currentColor", "stroke-width": 2 }),
@@ -209,9 +200,7 @@ class TournamentPage {
     }
     main.append(h("p", { class: "status flash", role: "status", "aria-live": "polite" }, this.flash));
     clear(this.root).append(
-      h("header", { class: "topbar plain" },
-        h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); this.nav.go("/"); } }, logo(), "Kabès"),
-        langPicker()),
+      topBar(this.nav),
       main);
     if (focused) (this.root.querySelector(`[data-action="${focused}"]`) || document.getElementById(focused))?.focus();
   }

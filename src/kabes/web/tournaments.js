@@ -7,9 +7,8 @@
 import { api, variantCatalog } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, has, t } from "./i18n.js";
-import { langPicker } from "./langpick.js";
 import { variantName } from "./names.js";
-import { logo } from "./welcome.js";
+import { topBar } from "./topbar.js";
 
 export const FORMATS = ["swiss", "round_robin", "knockout"];
 const HEAD_TO_HEAD = ["round_robin", "knockout"];
@@ -45,9 +44,7 @@ export async function tournamentsPage(root, nav) {
   const newCard = h("section", { class: "card", "aria-labelledby": "tour-new-title" },
     h("h2", { id: "tour-new-title" }, t("tour.create")), h("p", { class: "loading" }, t("loading")));
   clear(root).append(
-    h("header", { class: "topbar plain" },
-      h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); nav.go("/"); } }, logo(), "Kabès"),
-      langPicker()),
+    topBar(nav),
     h("main", { class: "page tournaments" },
       h("h1", {}, t("tour.tournaments")),
       listCard,

@@ -9,6 +9,7 @@ import { errorText, t } from "./i18n.js";
 import { langPicker } from "./langpick.js";
 import { linkForm } from "./link.js";
 import { store } from "./store.js";
+import { logo } from "./topbar.js";
 
 export function welcomePage(root, { joining, done }) {
   const input = h("input", { id: "name", name: "name", type: "text", autocomplete: "nickname", maxlength: 24, required: true, enterkeyhint: "go" });
@@ -44,8 +45,4 @@ export function welcomePage(root, { joining, done }) {
     form,
     linkForm(done)));
   input.focus();
-}
-
-export function logo() {
-  return h("img", { class: "logo", src: "/static/icons/icon.svg", alt: "", width: 64, height: 64 });
 }
