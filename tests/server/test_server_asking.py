@@ -128,7 +128,7 @@ async def test_unknown_codes_store_write_and_keep_nothing(
             await asyncio.wait_for(ask_everything(server, token), PROMPT)
     assert await counts(backend) == before_rows
     assert files(backend) == before_files
-    assert hub.tables == tables and not hub._loading
+    assert hub.tables == tables and not hub.loading
     # The one table there is still answers.
     assert (await server.http.get(f"/api/tables/{known}")).status_code == 200
 

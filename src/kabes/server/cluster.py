@@ -29,7 +29,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from redis.asyncio import Redis
@@ -39,6 +39,9 @@ from redis.exceptions import RedisError
 
 from kabes.server.config import LEASE_SECONDS, PREFIX
 from kabes.server.limits import Counter, RedisCounter
+
+if TYPE_CHECKING:
+    from kabes.server.holding import Holding, Tables
 
 log = logging.getLogger("kabes.cluster")
 
@@ -142,6 +145,14 @@ class Cluster:
     def shown(self) -> str:
         """What ``kabes serve`` prints after the store."""
         return f"; one of many through Redis, as process {self.me}"
+
+    def hold(self, tables: Tables) -> Holding:
+        """Tables held under leases here (kabes.server.leases)."""
+        # Imported here: the leases relay through this module (kabes.server.relay), so
+        # this module cannot import them before it is defined itself.
+        from kabes.server.leases import Leases
+
+        return Leases(self, tables)
 
     # Keys ------------------------------------------------------------------------------
 

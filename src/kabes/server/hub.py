@@ -9,13 +9,12 @@ epoch (:meth:`Store.claim`), and every entry the table writes carries that epoch
 store refuses an entry because another process has claimed the table since, the table is
 dropped here and its sockets are closed (1012) so that their clients reconnect to its owner.
 
-With a :class:`~kabes.server.cluster.Cluster` (``kabes serve --redis``), this process is one of
-many: a table is held only under its lease in Redis (taken before the claim, renewed while
-held, released when the table is let go), :meth:`Hub.locate` finds a table here or names the
-process that owns it, and :meth:`Hub.ask` answers a request about any table, relaying it to
-its owner (kabes.server.relay). A sweeper adopts the tables in play whose lease has expired
-(their owner died): their clocks resume from the dead owner's last heartbeat, so the time
-nobody owned them is nobody's fault. Nothing is rebuilt at start: the sweeper does it.
+Whether holding a table needs anyone's leave is the holding's business
+(kabes.server.holding): alone, this process owns every table; among many (``kabes serve
+--redis``, kabes.server.leases), a table is held only under its lease in Redis,
+:meth:`Hub.locate` finds a table here or names the process that owns it, and :meth:`Hub.ask`
+answers a request about any table, relaying it to its owner (kabes.server.relay). The hub
+never asks which side it runs on.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import secrets
 import time
 from collections import Counter
@@ -33,10 +31,11 @@ from typing import Any, assert_never
 
 from kabes.records import to_record
 from kabes.server.clock import Clock
-from kabes.server.cluster import Cluster, RedisError
 from kabes.server.config import Settings
+from kabes.server.holding import Holding
 from kabes.server.metrics import Metrics
 from kabes.server.new_tables import created
+from kabes.server.processes import Alone, Processes
 from kabes.server.protocol import ErrorCode, NewTable, Refused
 from kabes.server.relay import Moved, Relay
 from kabes.server.seat_holds import SeatHolds
@@ -54,11 +53,6 @@ CODE_LENGTH = 7
 """30 ** 7 is about 2 ** 34: short enough to read aloud, too many to guess."""
 FORGET_AFTER = 600.0
 """Seconds a finished table with no socket stays in memory."""
-ADOPTING = 8
-"""Orphaned tables a process rebuilds at once."""
-IN_PLAY = ("playing", "between_hands")
-"""Statuses whose clocks run: an orphaned table in one is adopted without waiting to be
-asked for (a waiting or finished one is adopted when someone asks for it)."""
 
 
 def new_code() -> str:
@@ -76,7 +70,7 @@ class Hub:
         settings: Settings,
         executor: Executor | None,
         metrics: Metrics | None = None,
-        cluster: Cluster | None = None,
+        processes: Processes | None = None,
         *,
         holds: SeatHolds | None,
         listed: Callable[[Table], Awaitable[None]],
@@ -88,29 +82,38 @@ class Hub:
         tournament table's match here is over and kept, so the tournament's runner records
         it at once instead of polling for it. Both are given here, never set afterwards: the
         lobby and the runner open tables through this hub, so the server's assembly
-        (kabes.server.app) passes functions that reach them once they are made."""
+        (kabes.server.app) passes functions that reach them once they are made. ``processes``:
+        this process alone (the default) or one of many; they say how tables are held here
+        (kabes.server.holding)."""
         self.store = store
         self.clock = clock
         self.settings = settings
         self.executor = executor
         self.metrics = metrics
-        self.cluster = cluster
         self.workers = Workers(executor, settings.workers, settings.review_searches, metrics,
                                settings.searches_waiting)
         """The worker processes, as this process's tables share them."""
-        self.relay = None if cluster is None else Relay(cluster, self)
-        """Sockets and requests relayed to and from other processes (with a cluster)."""
         self.holds = holds
         """The seats each player holds at tables waiting to start, every process's
         (kabes.server.seat_holds); None: not counted (the app's ``Edge.seats_held``)."""
         self.tables: dict[str, Table] = {}
-        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self.loading: dict[str, asyncio.Future[Table | None]] = {}
+        """The tables being rebuilt here now, by code (each once, however many ask)."""
         self._sweeper: asyncio.Task[None] | None = None
-        self._tasks: list[asyncio.Task[None]] = []
-        self.adopted = 0
-        """Orphaned tables this process has adopted since it started."""
         self._tournament_over = tournament_over
         self._lobby = listed
+        self.holding: Holding = (processes or Alone()).hold(self)
+        """Alone, or under leases among many: how this process holds its tables."""
+
+    @property
+    def relay(self) -> Relay | None:
+        """Sockets and requests relayed to and from other processes (None: alone)."""
+        return self.holding.relay
+
+    @property
+    def adopted(self) -> int:
+        """Orphaned tables this process has adopted since it started."""
+        return self.holding.adopted
 
     def statuses(self) -> dict[str, int]:
         """How many tables in memory are in each status."""
@@ -159,13 +162,10 @@ class Hub:
         asyncio.get_running_loop().create_task(self._let_go(table), name=f"drop {table.code}")
 
     async def _let_go(self, table: Table) -> None:
-        """Stop ``table``'s actor and give up its lease (if this process still holds it)."""
+        """Stop ``table``'s actor and give it up (unless it is held here again since)."""
         await table.stop()
-        if self.cluster is not None and table.code not in self.tables:
-            with contextlib.suppress(Exception):
-                if not table.lost:
-                    await self.store.disown([table.code])
-                await self.cluster.release(table.code)
+        if table.code not in self.tables:
+            await self.holding.give_up([table])
 
     def held(self, code: str) -> Table | None:
         """Table ``code`` if this process holds it (and has not lost it)."""
@@ -173,15 +173,14 @@ class Hub:
         return None if table is None or table.lost else table
 
     async def open(self) -> int:
-        """Rebuild every table that was not over when the server stopped; how many. With a
-        cluster: start renewing leases and adopting orphaned tables instead."""
-        if self.cluster is not None:
-            loop = asyncio.get_running_loop()
-            await self.store.forget_servers()
-            self._tasks = [loop.create_task(self._keep_leases(), name="leases"),
-                           loop.create_task(self._adopt_orphans(), name="adopter")]
-            self._sweeper = loop.create_task(self._sweep(), name="sweeper")
-            return 0
+        """Start holding tables (alone: every table that was not over is rebuilt; among
+        many: orphans are adopted as they appear); how many were rebuilt now."""
+        restored = await self.holding.open()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="sweeper")
+        return restored
+
+    async def rebuild_all(self) -> int:
+        """Rebuild every table that was not over when the server stopped; how many."""
         heartbeat = await self.store.last_heartbeat()
         codes = await self.store.live_codes()
         for code in codes:
@@ -189,25 +188,19 @@ class Hub:
                 await self._rebuild(code, heartbeat)
             except Exception:
                 log.exception("table %s could not be rebuilt; left out", code)
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="sweeper")
         return len(self.tables)
 
     async def close(self) -> None:
-        """Stop every table's actor (with a cluster: and give up their leases, so that
-        other processes adopt them at once)."""
-        for task in [self._sweeper, *self._tasks]:
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        """Stop every table's actor and give them up (among many: so that other processes
+        adopt them at once)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        await self.holding.stop()
         for table in list(self.tables.values()):
             await table.stop()
-        if self.cluster is not None:
-            with contextlib.suppress(Exception):
-                await self.store.disown([c for c, t in self.tables.items() if not t.lost])
-            for code in list(self.tables):
-                with contextlib.suppress(RedisError, OSError):
-                    await self.cluster.release(code)
+        await self.holding.give_up(list(self.tables.values()))
         self.tables.clear()
 
     async def create(self, player: int, name: str, body: NewTable) -> Table:
@@ -215,8 +208,9 @@ class Hub:
         code for a bad variant, seat count, option or level."""
         data = created(body, player, name)
         code = new_code()
-        while (code in self.tables
-               or (self.cluster is not None and not await self.cluster.take(code))
+        # A fresh code is taken (alone: nobody else could; among many: its lease, atomically)
+        # before the store is read for it, so no other process creates it meanwhile.
+        while (code in self.tables or not await self.holding.take(code)
                or await self.store.load(code)):
             code = new_code()
         table = self._table(code, 1)
@@ -237,15 +231,19 @@ class Hub:
         :meth:`create` does, its ``created`` entry carrying ``extra`` and the people
         ``seated`` at seats 1, 2, ... (a table opened full in one entry); False if a table
         ``code`` exists already or another process is opening it (nothing done here).
-        ``absent``: the caller has just read that the store holds no table ``code``; alone
-        (no cluster: nobody else writes it meanwhile) it is not read again."""
+        ``absent``: the caller has just read that the store holds no table ``code``; when
+        this process is the store's sole writer (alone) that stays true, and it is not read
+        again."""
         data = {**created(body, player, name), **extra}
         if seated:
             data["seated"] = [[p, n] for p, n in seated]
-        if (code in self.tables
-                or (self.cluster is not None and not await self.cluster.take(code))):
+        # Check, then create: among many, the lease is taken atomically before the store is
+        # read, and the store's epoch fences a process that lost its lease; on either side,
+        # the store keeps one first entry per code (its key is code and seq), so of two
+        # openings that passed these checks at once only one writes ``created``.
+        if code in self.tables or not await self.holding.take(code):
             return False
-        if (self.cluster is not None or not absent) and await self.store.load(code):
+        if not (absent and self.holding.sole_writer) and await self.store.load(code):
             return False
         table = self._table(code, 1)
         await table.commit("created", data)
@@ -275,28 +273,29 @@ class Hub:
 
     async def get(self, code: str) -> Table | None:
         """The table ``code``, rebuilt from the store if it is not in memory; None if none.
-        (Alone; with a cluster, :meth:`locate` finds a table wherever it is.)"""
+        (Held here; :meth:`locate` finds a table wherever it is.)"""
         table = self.tables.get(code)
         if table is not None:
             return table
-        if not _plausible(code) or not await self._exists(code):
+        if not _plausible(code) or not await self.exists(code):
             return None
-        return await self._load(code)
+        return await self.load(code)
 
-    async def _exists(self, code: str) -> bool:
+    async def exists(self, code: str) -> bool:
         """Whether the store holds a table ``code``: a read, so that asking for a code that
         does not exist stores, writes and keeps nothing (PROTOCOL.md, "Safe for strangers":
-        asking costs nothing). Claiming a table (:meth:`_rebuild`) is a write, and with a
-        cluster so is taking its lease: both come only after this."""
+        asking costs nothing). Claiming a table (:meth:`_rebuild`) is a write, and among many
+        so is taking its lease: both come only after this."""
         return await self.store.epoch(code) is not None
 
-    async def _load(self, code: str) -> Table | None:
-        """Rebuild table ``code`` here, once however many ask at the same moment."""
-        loading = self._loading.get(code)
+    async def load(self, code: str) -> Table | None:
+        """Rebuild table ``code`` here, once however many ask at the same moment (safe:
+        no await between the look at ``loading`` and the registration below)."""
+        loading = self.loading.get(code)
         if loading is not None:
             return await loading
         future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
-        self._loading[code] = future
+        self.loading[code] = future
         try:
             found = await self._rebuild(code, None)
             future.set_result(found)
@@ -305,7 +304,7 @@ class Hub:
             future.set_exception(err)
             raise
         finally:
-            del self._loading[code]
+            del self.loading[code]
 
     async def _sweep(self) -> None:
         """Forget finished tables nobody watches any more; drop stray waiting seats."""
@@ -324,7 +323,7 @@ class Hub:
                     self.tables.pop(code, None)
                     await self._let_go(table)
 
-    # Many processes ----------------------------------------------------------------------
+    # Wherever a table is ------------------------------------------------------------------
 
     async def locate(self, code: str) -> Table | str | None:
         """Where table ``code`` is: the table if this process holds it (taking its lease and
@@ -333,31 +332,9 @@ class Hub:
         held = self.held(code)
         if held is not None:
             return held
-        if self.cluster is None:
-            return await self.get(code)
         if not _plausible(code):
             return None
-        loading = self._loading.get(code)
-        if loading is not None:
-            return await loading
-        grace = time.monotonic() + self.cluster.lease
-        while True:
-            owner = await self.cluster.owner(code)
-            if owner is not None and owner != self.cluster.me:
-                return owner
-            if owner is None and time.monotonic() < grace and await self._alive_holder(code):
-                # No lease, but its owner is alive (Redis lost its keys): it takes its
-                # lease back at its next renewal; give it that long.
-                await asyncio.sleep(0.1)
-                continue
-            if owner is None and not await self._exists(code):
-                return None  # no lease taken, nothing kept: see _exists
-            if owner == self.cluster.me or await self.cluster.take(code):
-                break
-        found = await self._load(code)
-        if found is None:
-            await self.cluster.release(code)
-        return found
+        return await self.holding.locate(code)
 
     async def ask(self, code: str, request: TableRequest, patience: float) -> Any:
         """Answer ``request`` about table ``code``, wherever it is; None if there is no
@@ -372,9 +349,8 @@ class Hub:
             try:
                 if isinstance(where, Table):
                     return await self.answer(where, request)
-                assert self.relay is not None
-                return await self.relay.call(where, code, request,
-                                             max(0.1, min(left, self.answer_within())))
+                return await self.holding.call(where, code, request,
+                                               max(0.1, min(left, self.answer_within())))
             except Refused:
                 if not (isinstance(where, Table) and where.lost):
                     raise
@@ -388,7 +364,7 @@ class Hub:
     def answer_within(self) -> float:
         """Seconds a process waits for another to answer before it looks again for the
         table's owner (which may have died: its lease then expires within a lease)."""
-        return 1.0 if self.cluster is None else max(0.5, self.cluster.lease / 3)
+        return self.holding.answer_within
 
     async def answer(self, table: Table, request: TableRequest) -> Any:
         """Answer a request about a table held here (see :meth:`ask`)."""
@@ -404,71 +380,6 @@ class Hub:
                 return {"seat": seat, "table": summary}
             case _:
                 assert_never(request)
-
-    async def _keep_leases(self) -> None:
-        """Renew this process's leases a few times per lease; drop the tables whose lease
-        another process holds now; check the relayed sockets' owners and origins."""
-        assert self.cluster is not None and self.relay is not None
-        while True:
-            await asyncio.sleep(self.cluster.lease / 3)
-            try:
-                lost = await self.cluster.renew([*self.tables, *self._loading])
-                for code in lost:
-                    table = self.tables.get(code)
-                    if table is not None:
-                        log.warning("table %s: its lease is another process's now", code)
-                        table.lose()
-                await self.relay.check()
-            except (RedisError, OSError) as err:
-                log.warning("could not renew leases: %r", err)
-
-    async def _adopt_orphans(self) -> None:
-        """Take the tables in play whose lease has expired (their owner is gone), and
-        rebuild them here: a few at a time, every lease or so (at random, so that
-        processes take turns)."""
-        assert self.cluster is not None
-        gate = asyncio.Semaphore(ADOPTING)
-
-        async def adopt(code: str) -> None:
-            async with gate:
-                try:
-                    if await self.cluster_take(code) and await self._load(code) is not None:
-                        self.adopted += 1
-                        log.info("adopted", extra={"fields": {"event": "adopted",
-                                                              "table": code}})
-                except Exception:
-                    log.exception("table %s could not be adopted", code)
-
-        while True:
-            try:
-                now = time.time()
-                codes = [c for c, owner, beat in await self.store.in_play()
-                         if c not in self.tables and c not in self._loading
-                         and not self._fresh(owner, beat, now)]
-                owners = await self.cluster.owners(codes)
-                orphans = [c for c, o in zip(codes, owners, strict=True) if o is None]
-                random.shuffle(orphans)
-                if orphans:
-                    await asyncio.gather(*(adopt(code) for code in orphans))
-            except Exception as err:
-                log.warning("could not look for orphaned tables: %r", err)
-            await asyncio.sleep(self.cluster.lease * random.uniform(0.3, 0.6))
-
-    def _fresh(self, owner: str | None, beat: float | None, now: float) -> bool:
-        """Whether ``owner`` (another process) said it was alive within a lease."""
-        assert self.cluster is not None
-        return (owner is not None and owner != self.cluster.me and beat is not None
-                and now - beat < self.cluster.lease)
-
-    async def _alive_holder(self, code: str) -> bool:
-        """Whether the process that claimed ``code`` last is alive (by its heartbeats)."""
-        owner, beat = await self.store.holder(code)
-        return self._fresh(owner, beat, time.time())
-
-    async def cluster_take(self, code: str) -> bool:
-        """Take table ``code``'s lease for this process (with a cluster)."""
-        assert self.cluster is not None
-        return code not in self.tables and await self.cluster.take(code)
 
 
 def finished_record(table: Table) -> dict[str, Any]:

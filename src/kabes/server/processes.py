@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from kabes.server.cluster import Cluster
+from kabes.server.holding import HeldAlone, Holding, Tables
 from kabes.server.limits import Counter, LocalCounter
 from kabes.server.store import SERVER_ID
 
@@ -56,6 +57,10 @@ class Processes(Protocol):
         """What ``kabes serve`` prints after the store, when it starts."""
         ...
 
+    def hold(self, tables: Tables) -> Holding:
+        """How the hub holds ``tables`` on this side (kabes.server.holding)."""
+        ...
+
 
 class Alone:
     """This process serves the store alone: it owns every table, nobody else counts."""
@@ -85,6 +90,10 @@ class Alone:
     def shown(self) -> str:
         """Nothing."""
         return ""
+
+    def hold(self, tables: Tables) -> Holding:
+        """Every table is this process's: nothing to lease."""
+        return HeldAlone(tables)
 
 
 def alone_or_shared(cluster: Cluster | None) -> Processes:
