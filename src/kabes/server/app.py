@@ -108,7 +108,7 @@ def create_app(
                         Limits(counter, edge.guests_per_minute, edge.tables_per_minute,
                                edge.link_codes_per_minute, edge.link_codes_per_network,
                                edge.wrong_link_codes_per_minute))
-    lobby = Lobby(hub, cluster, services.limits, patience(services))
+    lobby = Lobby(hub, processes.board(hub), services.limits, patience(services))
     metrics.count_tables(hub.statuses)
     metrics.connections.set_function(lambda: services.connections)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from kabes.server.board import Board, BoardHere, Listed
 from kabes.server.cluster import Cluster
 from kabes.server.holding import HeldAlone, Holding, Tables
 from kabes.server.limits import Counter, LocalCounter
@@ -61,6 +62,11 @@ class Processes(Protocol):
         """How the hub holds ``tables`` on this side (kabes.server.holding)."""
         ...
 
+    def board(self, tables: Listed) -> Board:
+        """Where the lobby reads its listings and people online, and locks its quick seats,
+        on this side (kabes.server.board)."""
+        ...
+
 
 class Alone:
     """This process serves the store alone: it owns every table, nobody else counts."""
@@ -94,6 +100,10 @@ class Alone:
     def hold(self, tables: Tables) -> Holding:
         """Every table is this process's: nothing to lease."""
         return HeldAlone(tables)
+
+    def board(self, tables: Listed) -> Board:
+        """The lobby reads this process's own tables: they are every table."""
+        return BoardHere(tables)
 
 
 def alone_or_shared(cluster: Cluster | None) -> Processes:
