@@ -12,7 +12,7 @@ import itertools
 import json
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -86,6 +86,16 @@ class Socket:
             message = await self.recv(timeout)
             if message["type"] == kind and all(message.get(k) == v for k, v in match.items()):
                 return message
+
+    async def answers(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The ``ack`` or ``error`` answering each of ``ids``, by id."""
+        wanted = set(ids)
+        found: dict[str, dict[str, Any]] = {}
+        while len(found) < len(wanted):
+            message = await self.recv()
+            if message["type"] in ("ack", "error") and message.get("id") in wanted:
+                found[message["id"]] = message
+        return found
 
     async def quiet(self, seconds: float = 0.05) -> list[dict[str, Any]]:
         """Whatever arrives within ``seconds``."""

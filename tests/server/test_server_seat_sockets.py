@@ -6,9 +6,8 @@ sockets of one seat together send at most 100 actions a second, the rest refused
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
-from harness import Closed, Server, Socket
+from harness import Closed, Server
 
 from kabes.server.config import Settings
 from kabes.server.protocol import MAX_MESSAGES_PER_SECOND
@@ -21,16 +20,6 @@ async def two_seats(server: Server) -> tuple[str, str, str]:
     code = (await server.open_table(host, variant="haitian", players=3))["code"]
     await server.join(friend, code)
     return code, host, friend
-
-
-async def answers(sock: Socket, ids: set[str]) -> dict[str, dict[str, Any]]:
-    """The ack or error answering each of ``ids``."""
-    found: dict[str, dict[str, Any]] = {}
-    while len(found) < len(ids):
-        message = await sock.recv()
-        if message["type"] in ("ack", "error") and message.get("id") in ids:
-            found[message["id"]] = message
-    return found
 
 
 async def test_a_fifth_socket_of_a_seat_closes_the_oldest_after_saying_why(
@@ -64,7 +53,7 @@ async def test_all_the_sockets_of_a_seat_together_send_at_most_100_actions_a_sec
     for sock, sent in ids.items():
         for action_id in sorted(sent):
             sock.send({"type": "sync", "id": action_id})
-    got = {**await answers(first, ids[first]), **await answers(second, ids[second])}
+    got = {**await first.answers(ids[first]), **await second.answers(ids[second])}
     slowed = [i for i, m in got.items() if m["type"] == "error"]
     assert {got[i]["code"] for i in slowed} == {"slow_down"}
     assert 0 < len(slowed) <= 2 * each - MAX_MESSAGES_PER_SECOND  # 20 unless this was slow

@@ -10,21 +10,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from harness import Server, Socket
+from harness import Server
 
 from kabes.server.protocol import MAX_MESSAGES_PER_SECOND
 from kabes.server.table import Table
-
-
-async def answers(sock: Socket, ids: list[str]) -> dict[str, dict[str, Any]]:
-    """The ack or error answering each of ``ids``."""
-    found: dict[str, dict[str, Any]] = {}
-    wanted = set(ids)
-    while len(found) < len(wanted):
-        message = await sock.recv()
-        if message["type"] in ("ack", "error") and message.get("id") in wanted:
-            found[message["id"]] = message
-    return found
 
 
 async def test_a_watchers_sync_flood_from_many_sockets_is_slowed_down_then_closed(
@@ -95,7 +84,7 @@ async def test_a_seats_messages_sent_at_50_a_second_then_handled_in_a_burst_are_
     assert not [m for m in sock.log if m.get("id") in ids]
     assert table.inbox.qsize() >= len(ids) - 5
     held.open.set()  # the backlog is handled at once
-    got = await answers(sock, ["go", *ids])
+    got = await sock.answers(["go", *ids])
     refused = {i: m for i, m in got.items() if m["type"] == "error"}
     assert refused == {}, f"{len(refused)} refused: {list(refused.values())[:3]}"
     assert sock.close_code is None
