@@ -63,6 +63,12 @@ async def reconnect(client: Client, times: int) -> None:
         await client.drop()
 
 
+def gone(client: Client, start: int) -> int:
+    """How many times ``client`` has been told, since ``log[start]``, that seat 1 went."""
+    return sum(1 for r in client.log[start:] if r.message["type"] == "update"
+               for e in r.message["events"] if e["seat"] == 1 and e["kind"] == "disconnected")
+
+
 async def synced(client: Client, action_id: str) -> dict[str, Any]:
     """A fresh update for ``client``'s seat."""
     mark = len(client.log)
@@ -90,6 +96,9 @@ async def test_a_thousand_reconnects_grow_no_log_a_rebuild_replays(tmp_path: Pat
             before = len(entries(tmp_path, code))
             mark = len(host.log)
             await reconnect(friend, 1000)
+            # The last close reaches the server after drop() returns: wait until the host
+            # has been told of the thousandth going before counting.
+            await host.wait(lambda m: m["type"] == "update" and gone(host, mark) == 1000, mark)
             # Waiting: a thousand reconnects, not one entry; the host was told each one.
             assert len(entries(tmp_path, code)) == before
             told = [r.message for r in host.log[mark:] if r.message["type"] == "update"]
