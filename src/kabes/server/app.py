@@ -96,7 +96,7 @@ def create_app(
     edge = edge or Edge()
     # The lobby and the tournaments' runner open tables through the hub, and the hub tells
     # them of its tables: it is given functions that reach them once they are made below.
-    hub = Hub(store, clock, settings, executor, metrics, processes,
+    hub = Hub(store, clock, settings, executor, metrics, processes.hold,
               holds=None if edge.seats_held is None else SeatHolds(store.engine,
                                                                    edge.seats_held),
               listed=lambda table: lobby.listed(table),

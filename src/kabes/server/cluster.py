@@ -39,10 +39,8 @@ from redis.exceptions import RedisError
 
 from kabes.server.config import LEASE_SECONDS, PREFIX
 from kabes.server.limits import Counter, RedisCounter
-from kabes.server.published import Published
 
 if TYPE_CHECKING:
-    from kabes.server.board import Board, Listed
     from kabes.server.holding import Holding, Tables
 
 log = logging.getLogger("kabes.cluster")
@@ -155,10 +153,6 @@ class Cluster:
         from kabes.server.leases import Leases
 
         return Leases(self, tables)
-
-    def board(self, tables: Listed) -> Board:
-        """The lobby's board published in Redis by every process (kabes.server.published)."""
-        return Published(self.redis, self.prefix, tables)
 
     # Keys ------------------------------------------------------------------------------
 

@@ -32,10 +32,9 @@ from typing import Any, assert_never
 from kabes.records import to_record
 from kabes.server.clock import Clock
 from kabes.server.config import Settings
-from kabes.server.holding import Holding
+from kabes.server.holding import HeldAlone, Holding, Tables
 from kabes.server.metrics import Metrics
 from kabes.server.new_tables import created
-from kabes.server.processes import Alone, Processes
 from kabes.server.protocol import ErrorCode, NewTable, Refused
 from kabes.server.relay import Moved, Relay
 from kabes.server.seat_holds import SeatHolds
@@ -70,7 +69,7 @@ class Hub:
         settings: Settings,
         executor: Executor | None,
         metrics: Metrics | None = None,
-        processes: Processes | None = None,
+        hold: Callable[[Tables], Holding] = HeldAlone,
         *,
         holds: SeatHolds | None,
         listed: Callable[[Table], Awaitable[None]],
@@ -82,9 +81,11 @@ class Hub:
         tournament table's match here is over and kept, so the tournament's runner records
         it at once instead of polling for it. Both are given here, never set afterwards: the
         lobby and the runner open tables through this hub, so the server's assembly
-        (kabes.server.app) passes functions that reach them once they are made. ``processes``:
-        this process alone (the default) or one of many; they say how tables are held here
-        (kabes.server.holding)."""
+        (kabes.server.app) passes functions that reach them once they are made. ``hold``: how
+        tables are held here (kabes.server.holding), as the processes serving the store say
+        (kabes.server.processes): alone (the default) or under leases among many. The hub is
+        given the function, not the processes, so that it knows nothing of the lobby's board
+        or the limits' counter that the processes also choose."""
         self.store = store
         self.clock = clock
         self.settings = settings
@@ -102,7 +103,7 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self._tournament_over = tournament_over
         self._lobby = listed
-        self.holding: Holding = (processes or Alone()).hold(self)
+        self.holding: Holding = hold(self)
         """Alone, or under leases among many: how this process holds its tables."""
 
     @property

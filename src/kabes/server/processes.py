@@ -16,6 +16,7 @@ from kabes.server.board import Board, BoardHere, Listed
 from kabes.server.cluster import Cluster
 from kabes.server.holding import HeldAlone, Holding, Tables
 from kabes.server.limits import Counter, LocalCounter
+from kabes.server.published import Published
 from kabes.server.store import SERVER_ID
 
 
@@ -106,10 +107,61 @@ class Alone:
         return BoardHere(tables)
 
 
+class Shared:
+    """This process is one of many through Redis: ``cluster`` answers for it, and the
+    lobby's board is published there. The board is chosen here, not by the cluster, so
+    that the cluster (a part of the hub) knows nothing of the lobby above it."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+
+    @property
+    def me(self) -> str:
+        """The cluster's id for this process."""
+        return self.cluster.me
+
+    @property
+    def patience(self) -> float:
+        """As long as a dead owner's lease takes to expire and be adopted."""
+        return self.cluster.patience
+
+    def counter(self) -> Counter:
+        """Counted in Redis, every process's together."""
+        return self.cluster.counter()
+
+    async def start(self) -> None:
+        """Join the others."""
+        await self.cluster.start()
+
+    async def close(self) -> None:
+        """Leave them."""
+        await self.cluster.close()
+
+    def described(self) -> dict[str, Any]:
+        """This process's id and address."""
+        return self.cluster.described()
+
+    def health(self) -> dict[str, Any]:
+        """This process's id, address, and whether its subscription is up."""
+        return self.cluster.health()
+
+    def shown(self) -> str:
+        """One of many, as which process."""
+        return self.cluster.shown()
+
+    def hold(self, tables: Tables) -> Holding:
+        """Under leases in Redis (kabes.server.leases)."""
+        return self.cluster.hold(tables)
+
+    def board(self, tables: Listed) -> Board:
+        """The lobby's board published in Redis by every process (kabes.server.published)."""
+        return Published(self.cluster.redis, self.cluster.prefix, tables)
+
+
 def alone_or_shared(cluster: Cluster | None) -> Processes:
     """The one place that asks which side this process runs on: ``cluster`` (given by
     ``kabes serve --redis`` or a test) when there is one."""
-    return cluster or Alone()
+    return Shared(cluster) if cluster is not None else Alone()
 
 
-__all__ = ["Alone", "Processes", "alone_or_shared"]
+__all__ = ["Alone", "Processes", "Shared", "alone_or_shared"]
