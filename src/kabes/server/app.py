@@ -50,7 +50,7 @@ from kabes.server.metrics import Metrics
 from kabes.server.names import clean_name
 from kabes.server.new_tables import unknown_variant
 from kabes.server.pages import Pages
-from kabes.server.phrases import phrase_routes
+from kabes.server.phrases_api import phrase_routes
 from kabes.server.processes import alone_or_shared
 from kabes.server.protocol import (
     BadInput,

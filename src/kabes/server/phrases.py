@@ -5,7 +5,7 @@ in every language of ``kabes.words.LANGUAGES``. They are never free text, so not
 moderating, and none speaks of tiles, numbers or what to play, so partners cannot signal
 through them (a test checks every text). A seat's ``say`` is told to every socket at the
 table, watchers included, as ``said``; it is no change of the table: not in its log, no new
-``seq`` (PROTOCOL.md, "Public tables, watching and phrases").
+``seq`` (PROTOCOL.md, "Public tables, watching and phrases"). Their route is phrases_api's.
 """
 
 from __future__ import annotations
@@ -15,10 +15,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any, Final
 
-from fastapi import FastAPI
-from fastapi.responses import Response
-
-from kabes.server.protocol import ErrorCode, Refused, encode
+from kabes.server.protocol import ErrorCode, Refused
 
 PHRASE_GAP_SECONDS: Final = 3.0
 """A seat says at most one phrase within this many seconds; the next is ``slow_down``."""
@@ -35,12 +32,6 @@ def phrases() -> tuple[dict[str, Any], ...]:
 def phrase_ids() -> frozenset[str]:
     """The ids a ``say`` may name."""
     return frozenset(p["id"] for p in phrases())
-
-
-@cache
-def phrases_body() -> bytes:
-    """``GET /api/phrases``'s answer, encoded once."""
-    return encode({"phrases": list(phrases())})
 
 
 class PhraseGate:
@@ -61,13 +52,3 @@ class PhraseGate:
             raise Refused(ErrorCode.SLOW_DOWN,
                           f"one phrase every {self.gap:g} s; wait a moment")
         self._last[seat] = now
-
-
-def phrase_routes(app: FastAPI) -> None:
-    """``GET /api/phrases``: every phrase in every language (the same answer always)."""
-
-    @app.get("/api/phrases", tags=["tables"])
-    async def list_phrases() -> Response:
-        """The fixed phrases a seat may say at a table, in every language."""
-        return Response(phrases_body(), media_type="application/json",
-                        headers={"Cache-Control": "public, max-age=3600"})
