@@ -19,7 +19,6 @@ def phrases_body() -> bytes:
     return encode({"phrases": list(phrases())})
 
 
-
 def phrase_routes(app: FastAPI) -> None:
     """``GET /api/phrases``: every phrase in every language (the same answer always)."""
 
