@@ -143,20 +143,19 @@ function lobbyCard(nav) {
     h("a", { class: "button", href: "/lobby", "data-action": "lobby", onclick: (e) => { e.preventDefault(); nav.go("/lobby"); } }, t("action.lobby")));
 }
 
+/** A card that leads to another page: its title, a line about it, and the button to go. */
+function wayCard(nav, { id, title, text, path, action, button }) {
+  return h("section", { class: "card learn-card", "aria-labelledby": id },
+    h("div", {}, h("h2", { id }, title), h("p", { class: "hint-text" }, text)),
+    h("a", { class: "button", href: path, "data-action": action, onclick: (e) => { e.preventDefault(); nav.go(path); } }, button));
+}
+
 function learnCard(nav) {
-  return h("section", { class: "card learn-card", "aria-labelledby": "learn-card-title" },
-    h("div", {},
-      h("h2", { id: "learn-card-title" }, t("home.learn")),
-      h("p", { class: "hint-text" }, t("home.learn_text"))),
-    h("a", { class: "button", href: "/learn", "data-action": "learn", onclick: (e) => { e.preventDefault(); nav.go("/learn"); } }, t("action.learn")));
+  return wayCard(nav, { id: "learn-card-title", title: t("home.learn"), text: t("home.learn_text"), path: "/learn", action: "learn", button: t("action.learn") });
 }
 
 function tournamentsCard(nav) {
-  return h("section", { class: "card learn-card", "aria-labelledby": "tour-card-title" },
-    h("div", {},
-      h("h2", { id: "tour-card-title" }, t("tour.tournaments")),
-      h("p", { class: "hint-text" }, t("tour.home_text"))),
-    h("a", { class: "button", href: "/c", "data-action": "tournaments", onclick: (e) => { e.preventDefault(); nav.go("/c"); } }, t("tour.see")));
+  return wayCard(nav, { id: "tour-card-title", title: t("tour.tournaments"), text: t("tour.home_text"), path: "/c", action: "tournaments", button: t("tour.see") });
 }
 
 function joinCard(nav) {
