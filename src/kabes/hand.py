@@ -5,9 +5,10 @@ A hand is dealt already (its tiles and stock are given), makes the forced draws 
 itself, and stops at the first position where a player must choose. ``apply`` checks a move
 completely before changing anything, so a refused move leaves the hand as it was.
 
-:class:`BaseHand` holds what ``kabes.line_hand`` and ``kabes.trains`` do the same way: the
-refusals every kind of hand makes alike (a hand over, a tile not held), the first-fit move of
-a timeout, a move written down, a tile drawn, the end.
+``kabes.line_hand`` and ``kabes.trains`` subclass :class:`Hand` and inherit what they do the
+same way: the refusals every kind of hand makes alike (a hand over, a tile not held), the
+first-fit move of a timeout, a move written down, a tile drawn, the end. Each says where a
+tile goes (:meth:`Hand._placed`) and everything else of its board.
 """
 
 from __future__ import annotations
@@ -26,9 +27,15 @@ from kabes.tiles import Tile
 class Hand(Protocol):
     """One hand (or Mexican Train round) in progress."""
 
+    noun: str = "hand"
+    """What the refusals call it: a hand, or (Mexican Train) a round."""
+
     players: int
     hands: list[list[Tile]]
     """Each seat's tiles, in hand order (ascending)."""
+    stock: list[Tile]
+    drawn: int
+    """Tiles drawn from the stock so far: the next to draw is ``stock[drawn]``."""
     leader: int
     turn: int | None
     """The seat to move, None once the hand is over."""
@@ -56,8 +63,12 @@ class Hand(Protocol):
         ...
 
     def timeout_move(self) -> Play:
-        """The move the table makes when the clock runs out (the first-fit rule)."""
-        ...
+        """The move the table makes when the clock runs out (the first-fit rule): the first
+        of :meth:`legal_moves`."""
+        moves = self.legal_moves()
+        if not moves:
+            raise MatchOver(f"the {self.noun} is over: nobody is to play", "hand_over")
+        return moves[0]
 
     def apply(self, move: Move) -> list[Event]:
         """Play ``move`` for the seat to move, then everything the table does until the next
@@ -67,49 +78,13 @@ class Hand(Protocol):
     @property
     def stock_left(self) -> int:
         """How many tiles are still face down in the stock."""
-        ...
+        return len(self.stock) - self.drawn
 
     def copy(self) -> Hand:
         """An independent copy, for search and what-if."""
         ...
 
-
-class BaseHand:
-    """What every kind of hand does alike; each kind says which moves it has
-    (:meth:`legal_moves`) and how a tile held is placed (:meth:`_placed`)."""
-
-    noun = "hand"
-    """What the refusals call it: a hand, or (Mexican Train) a round."""
-
-    players: int
-    hands: list[list[Tile]]
-    stock: list[Tile]
-    drawn: int
-    """Tiles drawn from the stock so far: the next to draw is ``stock[drawn]``."""
-    leader: int
-    turn: int | None
-    end: HandEnd | None
-    moves: list[str]
-    played: list[tuple[int, Play]]
-    passes: list[tuple[int, tuple[int, ...]]]
-    draw_counts: list[int]
-
-    @property
-    def stock_left(self) -> int:
-        """Tiles still face down in the stock."""
-        return len(self.stock) - self.drawn
-
-    def legal_moves(self) -> list[Play]:
-        """Every play of the seat to move, in first-fit order."""
-        raise NotImplementedError
-
-    def timeout_move(self) -> Play:
-        """The first of :meth:`legal_moves`: the first tile in hand order that fits, on the
-        first place it fits."""
-        moves = self.legal_moves()
-        if not moves:
-            raise MatchOver(f"the {self.noun} is over: nobody is to play", "hand_over")
-        return moves[0]
+    # -- what every kind of hand does alike, for its ``apply`` ---------------------------------
 
     def _resolve(self, move: Move) -> tuple[Play, bool]:
         """The full play ``move`` stands for, and whether the table chose it; or a refusal
@@ -129,7 +104,7 @@ class BaseHand:
     def _placed(self, seat: int, move: Play) -> Play:
         """The full play of a tile ``seat`` holds, where this kind of hand places it; or an
         IllegalMove with its reason and facts."""
-        raise NotImplementedError
+        ...
 
     def _lay(self, seat: int, play: Play, timed: bool) -> Played:
         """Take the tile of ``play`` from the seat's hand and write the move down (its

@@ -16,7 +16,7 @@ from kabes.board_facts import BoardFacts
 from kabes.copying import Fields, copy_state
 from kabes.errors import IllegalMove
 from kabes.events import Drew, DrewCount, Event, LeaderChosen, Passed
-from kabes.hand import BaseHand
+from kabes.hand import Hand
 from kabes.line import Line
 from kabes.moves import LEFT, RIGHT, Move, Play
 from kabes.results import Ending, HandEnd
@@ -25,7 +25,7 @@ from kabes.tiles import Tile
 ENDS = (LEFT, RIGHT)
 
 
-class LineHand(BaseHand):
+class LineHand(Hand):
     """One hand on a line of play; see the module docstring for what the table does itself."""
 
     def __init__(

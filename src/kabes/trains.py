@@ -19,7 +19,7 @@ from kabes.board_facts import BoardFacts, TrainView
 from kabes.copying import Fields, copy_state
 from kabes.errors import IllegalMove
 from kabes.events import Drew, DrewCount, EngineSet, Event, MarkerChanged, Passed
-from kabes.hand import BaseHand
+from kabes.hand import Hand
 from kabes.moves import PUBLIC, Move, Play
 from kabes.results import Ending, HandEnd
 from kabes.tiles import Tile
@@ -39,7 +39,7 @@ class Train:
         self.end = outer
 
 
-class TrainHand(BaseHand):
+class TrainHand(Hand):
     """One round of Mexican Train; see the module docstring for the table's own actions."""
 
     noun = "round"
