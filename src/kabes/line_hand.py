@@ -10,22 +10,22 @@ passing in turn.
 
 from __future__ import annotations
 
-from bisect import insort
 from typing import Any
 
 from kabes.board_facts import BoardFacts
 from kabes.copying import Fields, copy_state
-from kabes.errors import IllegalMove, MatchOver
-from kabes.events import Drew, DrewCount, Event, LeaderChosen, Passed, Played
+from kabes.errors import IllegalMove
+from kabes.events import Drew, DrewCount, Event, LeaderChosen, Passed
+from kabes.hand import Hand
 from kabes.line import Line
-from kabes.moves import LEFT, RIGHT, Move, Play, Timeout
+from kabes.moves import LEFT, RIGHT, Move, Play
 from kabes.results import Ending, HandEnd
 from kabes.tiles import Tile
 
 ENDS = (LEFT, RIGHT)
 
 
-class LineHand:
+class LineHand(Hand):
     """One hand on a line of play; see the module docstring for what the table does itself."""
 
     def __init__(
@@ -70,11 +70,6 @@ class LineHand:
             last_player=self.last_player,
         )
 
-    @property
-    def stock_left(self) -> int:
-        """Tiles still face down in the stock."""
-        return len(self.stock) - self.drawn
-
     def legal_moves(self) -> list[Play]:
         """Every play of the seat to move, tiles ascending, left end before right."""
         if self.turn is None:
@@ -91,20 +86,12 @@ class LineHand:
             if line.fits(t, end)
         ]
 
-    def timeout_move(self) -> Play:
-        """The first tile of the hand, in hand order, that fits, on the first end that fits."""
-        moves = self.legal_moves()
-        if not moves:
-            raise MatchOver("the hand is over: nobody is to play", "hand_over")
-        return moves[0]
-
     def apply(self, move: Move) -> list[Event]:
         """Play ``move`` for the seat to move, then draw and pass for the others as needed."""
         play, timed = self._resolve(move)
         seat = self.turn
         assert seat is not None  # _resolve refused a move on a finished hand
         tile = play.tile
-        self.hands[seat].remove(tile)
         line = self.line
         if line is None:
             assert play.first is not None
@@ -115,10 +102,8 @@ class LineHand:
             capicu = not tile.is_double and left != right and tile.has(left) and tile.has(right)
             assert play.at is not None
             line.place(tile, play.at)
-        self.moves.append("timeout" if timed else str(play))
-        self.played.append((seat, play))
+        events: list[Event] = [self._lay(seat, play, timed)]
         self.last_player = seat
-        events: list[Event] = [Played(seat, tile, str(play), timed)]
         if not self.hands[seat]:
             self._finish(Ending.DOMINO, seat, capicu)
             return events
@@ -138,18 +123,10 @@ class LineHand:
         hand (kabes.copying: every attribute is declared in ``_COPIED``)."""
         return copy_state(self, _COPIED)
 
-    def _resolve(self, move: Move) -> tuple[Play, bool]:
-        """The full play ``move`` stands for, and whether the table chose it; or a refusal
-        with its reason and facts (see kabes.errors)."""
-        if self.turn is None:
-            raise MatchOver("the hand is over: nobody is to play", "hand_over")
-        if isinstance(move, Timeout):
-            return self.timeout_move(), True
-        seat, tile = self.turn, move.tile
-        if tile not in self.hands[seat]:
-            raise IllegalMove(
-                f"seat {seat} does not hold {tile}", "not_held", {"seat": seat, "tile": str(tile)}
-            )
+    def _placed(self, seat: int, move: Play) -> Play:
+        """A lead (the forced one, if any) or a tile on an end it fits, named or the only
+        one; else an IllegalMove with its reason and facts (see kabes.errors)."""
+        tile = move.tile
         line = self.line
         if line is None:
             if move.at is not None:
@@ -159,7 +136,7 @@ class LineHand:
                 raise IllegalMove(f"this hand must be led with {self.forced_lead}, not {tile}",
                                   "must_lead", {"tile": str(tile), "forced": str(self.forced_lead)})
             first = move.first if move.first is not None and tile.has(move.first) else tile.low
-            return Play(tile, None, first), False
+            return Play(tile, None, first)
         fitting = [end for end in ENDS if line.fits(tile, end)]
         facts: dict[str, Any] = {"tile": str(tile), "ends": [line.left, line.right]}
         if not fitting:
@@ -179,7 +156,7 @@ class LineHand:
             side, number = ("left", line.left) if end == LEFT else ("right", line.right)
             raise IllegalMove(f"{tile} does not fit the {side} end, which shows {number}",
                               "wrong_end", {**facts, "end": end, "shows": number})
-        return Play(tile, end, _written_first(line, tile, end)), False
+        return Play(tile, end, _written_first(line, tile, end))
 
     def _advance(self, seat: int) -> list[Event]:
         """Move the turn on, drawing and passing for those who cannot play, or block."""
@@ -209,21 +186,13 @@ class LineHand:
         left, right = self.line.ends
         drawn: list[Tile] = []
         while self.stock_left:
-            tile = self.stock[self.drawn]
-            self.drawn += 1
-            insort(self.hands[seat], tile)
+            tile = self._draw(seat)
             drawn.append(tile)
             if tile.has(left) or tile.has(right):
                 break
-        self.draw_counts[seat] += len(drawn)
         # Drawn tiles may hold any number: only the ends just missed are known to be void.
         self.voids[seat] = frozenset((left, right))
         return tuple(drawn)
-
-    def _finish(self, ending: Ending, seat: int, capicu: bool) -> None:
-        hands = tuple(tuple(h) for h in self.hands)
-        self.end = HandEnd(ending, seat, capicu, hands, self.leader)
-        self.turn = None
 
 
 _COPIED = Fields(

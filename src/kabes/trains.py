@@ -12,15 +12,15 @@ player in turn has passed with the stock empty.
 
 from __future__ import annotations
 
-from bisect import insort
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from kabes.board_facts import BoardFacts, TrainView
 from kabes.copying import Fields, copy_state
-from kabes.errors import IllegalMove, MatchOver
-from kabes.events import Drew, DrewCount, EngineSet, Event, MarkerChanged, Passed, Played
-from kabes.moves import PUBLIC, Move, Play, Timeout
+from kabes.errors import IllegalMove
+from kabes.events import Drew, DrewCount, EngineSet, Event, MarkerChanged, Passed
+from kabes.hand import Hand
+from kabes.moves import PUBLIC, Move, Play
 from kabes.results import Ending, HandEnd
 from kabes.tiles import Tile
 
@@ -39,8 +39,10 @@ class Train:
         self.end = outer
 
 
-class TrainHand:
+class TrainHand(Hand):
     """One round of Mexican Train; see the module docstring for the table's own actions."""
+
+    noun = "round"
 
     def __init__(
         self, deal: list[list[Tile]], stock: list[Tile], engine: Tile, public_train: bool
@@ -69,11 +71,6 @@ class TrainHand:
         """Every tile played so far with its seat, as everybody saw it."""
         self.passes: list[tuple[int, tuple[int, ...]]] = []
         self.draw_counts = [0] * self.players
-
-    @property
-    def stock_left(self) -> int:
-        """Tiles still face down in the stock."""
-        return len(self.stock) - self.drawn
 
     def start(self) -> list[Event]:
         """Set the engine (drawing for it if nobody holds it) and start the first turn."""
@@ -137,27 +134,16 @@ class TrainHand:
             return []
         return self._moves(self.turn)
 
-    def timeout_move(self) -> Play:
-        """The first tile, ascending, that fits a place the player may use, on the first place."""
-        moves = self.legal_moves()
-        if not moves:
-            raise MatchOver("the round is over: nobody is to play", "hand_over")
-        return moves[0]
-
     def apply(self, move: Move) -> list[Event]:
         """Play ``move`` for the seat to move, then whatever the table does until a choice."""
         play, timed = self._resolve(move)
         seat = self.turn
         assert seat is not None and play.at is not None
         tile = play.tile
-        train = self.train(play.at)
-        self.hands[seat].remove(tile)
-        train.place(tile)
-        self.moves.append("timeout" if timed else str(play))
-        self.played.append((seat, play))
+        self.train(play.at).place(tile)
+        events: list[Event] = [self._lay(seat, play, timed)]
         self.empty_passes = 0
         self.drawn_tile = None
-        events: list[Event] = [Played(seat, tile, str(play), timed)]
         if play.at == str(seat) and self.marked[seat]:
             self.marked[seat] = False
             events.append(MarkerChanged(seat, False))
@@ -226,26 +212,10 @@ class TrainHand:
         self.first_turn_done[seat] = True
         return self._begin_turn((seat + 1) % self.players)
 
-    def _draw(self, seat: int) -> Tile:
-        tile = self.stock[self.drawn]
-        self.drawn += 1
-        insort(self.hands[seat], tile)
-        self.draw_counts[seat] += 1
-        return tile
-
-    def _resolve(self, move: Move) -> tuple[Play, bool]:
-        """The full play ``move`` stands for, and whether the table chose it; or a refusal
-        with its reason and facts (see kabes.errors)."""
-        seat = self.turn
-        if seat is None:
-            raise MatchOver("the round is over: nobody is to play", "hand_over")
-        if isinstance(move, Timeout):
-            return self.timeout_move(), True
+    def _placed(self, seat: int, move: Play) -> Play:
+        """The drawn tile only, after a draw, on a train it fits that the seat may use, named
+        or the only one; else an IllegalMove with its reason and facts (see kabes.errors)."""
         tile = move.tile
-        if tile not in self.hands[seat]:
-            raise IllegalMove(
-                f"seat {seat} does not hold {tile}", "not_held", {"seat": seat, "tile": str(tile)}
-            )
         if self.drawn_tile is not None and tile is not self.drawn_tile:
             raise IllegalMove(
                 f"after drawing, only the drawn tile {self.drawn_tile} may be played",
@@ -269,7 +239,7 @@ class TrainHand:
             at = fitting[0]
         elif at not in fitting:
             self._refuse(seat, tile, at)
-        return Play(tile, at, self.train(at).end), False
+        return Play(tile, at, self.train(at).end)
 
     def _refuse(self, seat: int, tile: Tile, at: str) -> NoReturn:
         """Why ``tile`` may not go on train ``at``, as an IllegalMove with its reason."""
@@ -294,11 +264,6 @@ class TrainHand:
         end = self.train(at).end
         raise IllegalMove(f"{tile} does not fit train {at}, which ends in {end}",
                           "does_not_fit_train", {**facts, "end": end})
-
-    def _finish(self, ending: Ending, seat: int) -> None:
-        hands = tuple(tuple(h) for h in self.hands)
-        self.end = HandEnd(ending, seat, False, hands, self.leader)
-        self.turn = None
 
 
 _COPIED = Fields(

@@ -13,6 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from random import Random
+from typing import TypeVar
 
 from kabes import explain as ex
 from kabes.explain import Step, step
@@ -21,6 +22,8 @@ from kabes.options import Options, OptionSpec
 from kabes.results import Ending, HandEnd
 from kabes.rules.traits import Traits
 from kabes.tiles import Tile, count, full_set
+
+OptionsT = TypeVar("OptionsT", bound=Options)
 
 
 @dataclass(slots=True)
@@ -44,6 +47,13 @@ class MatchState:
     def parties(self) -> int:
         """How many sides score: 2 teams, or one per seat."""
         return 2 if self.teams else self.players
+
+    def options_as(self, kind: type[OptionsT]) -> OptionsT:
+        """The match's options as ``kind``, the variant's own options class
+        (``Rules.options_class``), which its table built them as."""
+        options = self.options
+        assert isinstance(options, kind)
+        return options
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,13 +33,6 @@ class MexicanTrainOptions(Options):
     """The 0-0 left in hand counts 50."""
 
 
-def train_options(state: MatchState) -> MexicanTrainOptions:
-    """The match's options, as the Mexican Train table built them."""
-    options = state.options
-    assert isinstance(options, MexicanTrainOptions)
-    return options
-
-
 class MexicanTrain(Rules):
     """Mexican Train with a double-twelve set."""
 
@@ -71,7 +64,8 @@ class MexicanTrain(Rules):
     ) -> TrainHand:
         """Round r is played from the double of 13 - r."""
         number = ROUNDS - 1 - state.hands_played
-        return TrainHand(deal, stock, Tile.of(number, number), train_options(state).mexican_train)
+        public = state.options_as(MexicanTrainOptions).mexican_train
+        return TrainHand(deal, stock, Tile.of(number, number), public)
 
     def score(self, state: MatchState, end: HandEnd) -> Scored:
         """Everyone's penalty is what is left in their hand; the winner is who went out."""
@@ -87,8 +81,7 @@ class MexicanTrain(Rules):
         """After 13 rounds, the lowest total (equal totals share the win)."""
         if state.hands_played < ROUNDS:
             return None
-        best = min(state.scores)
-        return tuple(s for s, score in enumerate(state.scores) if score == best)
+        return self.finish_winners(state)
 
     def finish_winners(self, state: MatchState) -> tuple[int, ...]:
         """Penalties: the lowest total wins."""
@@ -113,7 +106,7 @@ class MexicanTrain(Rules):
             steps.append(step(ex.FEWEST_PIPS, seats=[s for s, c in enumerate(counts)
                                                      if c == low], pips=low))
             steps.append(step(ex.NOBODY_WINS))
-        blank = train_options(state).double_blank_50
+        blank = state.options_as(MexicanTrainOptions).double_blank_50
         for seat, hand in enumerate(end.hands):
             if blank and DOUBLE_BLANK in hand:
                 steps.append(step(ex.DOUBLE_BLANK_50, seat=seat, points=DOUBLE_BLANK_PENALTY))
@@ -155,5 +148,5 @@ class MexicanTrain(Rules):
 
     @staticmethod
     def _penalty(state: MatchState, hand: tuple[Tile, ...]) -> int:
-        blank = DOUBLE_BLANK_PENALTY if train_options(state).double_blank_50 else 0
+        blank = DOUBLE_BLANK_PENALTY if state.options_as(MexicanTrainOptions).double_blank_50 else 0
         return sum(blank if t is DOUBLE_BLANK and blank else t.value for t in hand)

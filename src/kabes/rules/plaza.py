@@ -37,13 +37,6 @@ class PlazaOptions(Options):
     blocker_wins_block: bool = False
 
 
-def plaza_options(state: MatchState) -> PlazaOptions:
-    """The match's options, as the plaza table built them."""
-    options = state.options
-    assert isinstance(options, PlazaOptions)
-    return options
-
-
 class Plaza(Rules):
     """La Plaza, head to head (``plaza``) or with partners (``plaza-partners``)."""
 
@@ -95,7 +88,7 @@ class Plaza(Rules):
 
     def score(self, state: MatchState, end: HandEnd) -> Scored:
         """Pips left to the winning side; see the module docstring for the options."""
-        options = plaza_options(state)
+        options = state.options_as(PlazaOptions)
         totals = party_counts(state, end.hands)
         winner: int | None
         if end.ending is Ending.DOMINO or options.blocker_wins_block:
@@ -117,7 +110,7 @@ class Plaza(Rules):
     ) -> list[Step]:
         """Blocked: to the blocker's side (option), the lower count, or nobody on a tie;
         then the winner scores all pips left (or the losers' only), plus the capicú bonus."""
-        options = plaza_options(state)
+        options = state.options_as(PlazaOptions)
         totals = party_counts(state, end.hands)
         winner = scored.winner
         steps: list[Step] = []

@@ -11,6 +11,7 @@ import { api, variantCatalog } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, t, has } from "./i18n.js";
 import { linkDialog } from "./link.js";
+import { optionFields, playersField, variantField } from "./matchfields.js";
 import { levelName, variantName } from "./names.js";
 import { store } from "./store.js";
 import { topBar } from "./topbar.js";
@@ -22,10 +23,6 @@ export function codeFrom(text) {
   const s = text.trim();
   const m = s.match(/\/t\/([A-Za-z0-9_-]+)/);
   return (m ? m[1] : s).replace(/[^A-Za-z0-9_-]/g, "");
-}
-
-function optionLabel(name) {
-  return has(`option.${name}`) ? t(`option.${name}`) : name;
 }
 
 export async function homePage(root, nav) {
@@ -81,38 +78,10 @@ function gameForm(card, list, first, nav, say) {
     store.setSettings(state);
     const focusId = document.activeElement?.id;
     clear(body);
-    body.append(h("div", { class: "field" },
-      h("label", { for: "variant" }, t("home.variant")),
-      h("select", { id: "variant", onchange: (e) => { state.variant = e.target.value; state.options = {}; draw(); } },
-        list.map((v) => h("option", { value: v.id, selected: v.id === state.variant }, variantName(v.id, v.title))))));
+    body.append(variantField(list, state, "", draw));
     if (has(`about.${variant.id}`)) body.append(h("p", { class: "hint-text" }, t(`about.${variant.id}`)));
-    if (variant.seat_counts.length > 1) {
-      body.append(h("fieldset", { class: "field segmented" },
-        h("legend", {}, t("home.players")),
-        variant.seat_counts.map((n) => h("label", { class: "seg" },
-          h("input", { type: "radio", name: "players", id: `players-${n}`, value: n, checked: n === state.players, onchange: () => { state.players = n; draw(); } }),
-          h("span", {}, String(n))))));
-    } else {
-      body.append(h("p", { class: "fixed" }, t("home.players_fixed", { n: state.players })));
-    }
-    const opts = h("div", { class: "options" });
-    for (const [name, o] of Object.entries(spec)) {
-      const value = name in state.options ? state.options[name] : o.default;
-      const id = `opt-${name}`;
-      if (o.choices === null) {
-        opts.append(h("div", { class: "field check" },
-          h("input", { type: "checkbox", id, checked: !!value, onchange: (e) => { state.options[name] = e.target.checked; store.setSettings(state); } }),
-          h("label", { for: id }, optionLabel(name))));
-      } else if (o.choices.length > 1) {
-        opts.append(h("div", { class: "field" },
-          h("label", { for: id }, optionLabel(name)),
-          h("select", { id, onchange: (e) => { state.options[name] = Number(e.target.value); store.setSettings(state); } },
-            o.choices.map((c) => h("option", { value: c, selected: c === value }, String(c))))));
-      } else if (o.choices.length === 1) {
-        opts.append(h("p", { class: "fixed" }, `${optionLabel(name)}: ${o.choices[0]}`));
-      }
-    }
-    body.append(opts);
+    body.append(playersField(variant, state, "", draw));
+    body.append(h("div", { class: "options" }, optionFields(spec, state, "", () => store.setSettings(state))));
     const levels = h("fieldset", { class: "levels" }, h("legend", {}, t("home.computer_levels")));
     for (let seat = 1; seat < state.players; seat += 1) {
       const id = `level-${seat}`;
@@ -174,20 +143,19 @@ function lobbyCard(nav) {
     h("a", { class: "button", href: "/lobby", "data-action": "lobby", onclick: (e) => { e.preventDefault(); nav.go("/lobby"); } }, t("action.lobby")));
 }
 
+/** A card that leads to another page: its title, a line about it, and the button to go. */
+function wayCard(nav, { id, title, text, path, action, button }) {
+  return h("section", { class: "card learn-card", "aria-labelledby": id },
+    h("div", {}, h("h2", { id }, title), h("p", { class: "hint-text" }, text)),
+    h("a", { class: "button", href: path, "data-action": action, onclick: (e) => { e.preventDefault(); nav.go(path); } }, button));
+}
+
 function learnCard(nav) {
-  return h("section", { class: "card learn-card", "aria-labelledby": "learn-card-title" },
-    h("div", {},
-      h("h2", { id: "learn-card-title" }, t("home.learn")),
-      h("p", { class: "hint-text" }, t("home.learn_text"))),
-    h("a", { class: "button", href: "/learn", "data-action": "learn", onclick: (e) => { e.preventDefault(); nav.go("/learn"); } }, t("action.learn")));
+  return wayCard(nav, { id: "learn-card-title", title: t("home.learn"), text: t("home.learn_text"), path: "/learn", action: "learn", button: t("action.learn") });
 }
 
 function tournamentsCard(nav) {
-  return h("section", { class: "card learn-card", "aria-labelledby": "tour-card-title" },
-    h("div", {},
-      h("h2", { id: "tour-card-title" }, t("tour.tournaments")),
-      h("p", { class: "hint-text" }, t("tour.home_text"))),
-    h("a", { class: "button", href: "/c", "data-action": "tournaments", onclick: (e) => { e.preventDefault(); nav.go("/c"); } }, t("tour.see")));
+  return wayCard(nav, { id: "tour-card-title", title: t("tour.tournaments"), text: t("tour.home_text"), path: "/c", action: "tournaments", button: t("tour.see") });
 }
 
 function joinCard(nav) {

@@ -9,6 +9,7 @@ import { api, variantCatalog } from "./api.js";
 import { clear, h, svg } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { variantName } from "./names.js";
+import { shareLink } from "./share.js";
 import { store } from "./store.js";
 import { formatName, sidesAt } from "./tournaments.js";
 import { topBar } from "./topbar.js";
@@ -27,24 +28,6 @@ function eyeIcon() {
   return svg("svg", { class: "eye", viewBox: "0 0 24 24", width: 24, height: 24, "aria-hidden": "true" },
     svg("path", { d: "M1.5 12S5.5 5 12 5s10.5 7 10.5 7-4 7-10.5 7S1.5 12 1.5 12z", fill: "none", stroke: "currentColor", "stroke-width": 2 }),
     svg("circle", { cx: 12, cy: 12, r: 3.2, fill: "currentColor" }));
-}
-
-async function shareLink(id, say) {
-  const url = tournamentLink(id);
-  if (navigator.share) {
-    try {
-      await navigator.share({ title: "Kabès", text: t("tour.share_text"), url });
-      return;
-    } catch (e) {
-      if (e?.name === "AbortError") return;
-    }
-  }
-  try {
-    await navigator.clipboard.writeText(url);
-    say(t("share.copied"));
-  } catch {
-    say(t("share.copy_failed", { url }));
-  }
 }
 
 /** Open the page of tournament id in root; returns a function that leaves it. */
@@ -234,7 +217,7 @@ class TournamentPage {
     const isHost = this.doc.host === this.me.player;
     return h("section", { class: "card", "aria-labelledby": "share-title" },
       h("h2", { id: "share-title" }, isHost ? t("tour.share_this") : t("tour.share")),
-      h("button", { type: "button", class: "primary big", "data-action": "share", onclick: () => shareLink(this.id, (x) => this.say(x)) }, t("action.share")),
+      h("button", { type: "button", class: "primary big", "data-action": "share", onclick: () => shareLink(url, t("tour.share_text"), (x) => this.say(x)) }, t("action.share")),
       h("p", { class: "link-text" }, h("a", { href: `/c/${this.id}`, "data-link": "tournament" }, url)));
   }
 

@@ -5,8 +5,9 @@
 // lands on the new tournament's page, where its link is to share.
 
 import { api, variantCatalog } from "./api.js";
-import { clear, h } from "./dom.js";
-import { errorText, has, t } from "./i18n.js";
+import { append, clear, h } from "./dom.js";
+import { errorText, t } from "./i18n.js";
+import { optionFields, playersField, variantField } from "./matchfields.js";
 import { variantName } from "./names.js";
 import { topBar } from "./topbar.js";
 
@@ -29,10 +30,6 @@ export function formatsFor(variant, players) {
 
 export function formatName(format) {
   return t(`tour.format_${format}`);
-}
-
-function optionLabel(name) {
-  return has(`option.${name}`) ? t(`option.${name}`) : name;
 }
 
 /** The page of every public tournament, and the form to create one. */
@@ -89,36 +86,8 @@ function createForm(card, list, first, nav, say) {
     for (const name of Object.keys(state.options)) if (!(name in spec)) delete state.options[name];
     const focusId = document.activeElement?.id;
     clear(body);
-    body.append(h("div", { class: "field" },
-      h("label", { for: "tour-variant" }, t("home.variant")),
-      h("select", { id: "tour-variant", onchange: (e) => { state.variant = e.target.value; state.options = {}; draw(); } },
-        list.map((v) => h("option", { value: v.id, selected: v.id === state.variant }, variantName(v.id, v.title))))));
-    if (variant.seat_counts.length > 1) {
-      body.append(h("fieldset", { class: "field segmented" },
-        h("legend", {}, t("home.players")),
-        variant.seat_counts.map((n) => h("label", { class: "seg" },
-          h("input", { type: "radio", name: "tour-players", id: `tour-players-${n}`, value: n, checked: n === state.players, onchange: () => { state.players = n; draw(); } }),
-          h("span", {}, String(n))))));
-    } else {
-      body.append(h("p", { class: "fixed" }, t("home.players_fixed", { n: state.players })));
-    }
-    for (const [name, o] of Object.entries(spec)) {
-      if (NOT_IN_TOURNAMENTS.includes(name)) continue;
-      const value = name in state.options ? state.options[name] : o.default;
-      const id = `tour-opt-${name}`;
-      if (o.choices === null) {
-        body.append(h("div", { class: "field check" },
-          h("input", { type: "checkbox", id, checked: !!value, onchange: (e) => { state.options[name] = e.target.checked; } }),
-          h("label", { for: id }, optionLabel(name))));
-      } else if (o.choices.length > 1) {
-        body.append(h("div", { class: "field" },
-          h("label", { for: id }, optionLabel(name)),
-          h("select", { id, onchange: (e) => { state.options[name] = Number(e.target.value); } },
-            o.choices.map((c) => h("option", { value: c, selected: c === value }, String(c))))));
-      } else if (o.choices.length === 1) {
-        body.append(h("p", { class: "fixed" }, `${optionLabel(name)}: ${o.choices[0]}`));
-      }
-    }
+    body.append(variantField(list, state, "tour-", draw), playersField(variant, state, "tour-", draw));
+    append(body, optionFields(spec, state, "tour-", () => {}, NOT_IN_TOURNAMENTS));
     body.append(h("fieldset", { class: "field segmented" },
       h("legend", {}, t("tour.format")),
       formats.map((f) => h("label", { class: "seg" },

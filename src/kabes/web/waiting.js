@@ -6,27 +6,10 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { levelName, variantName } from "./names.js";
+import { shareLink } from "./share.js";
 
 export function tableLink(code) {
   return `${location.origin}/t/${code}`;
-}
-
-export async function share(code, say) {
-  const url = tableLink(code);
-  if (navigator.share) {
-    try {
-      await navigator.share({ title: "Kabès", text: t("share.text", { code }), url });
-      return;
-    } catch (e) {
-      if (e?.name === "AbortError") return;
-    }
-  }
-  try {
-    await navigator.clipboard.writeText(url);
-    say(t("share.copied"));
-  } catch {
-    say(t("share.copy_failed", { url }));
-  }
 }
 
 /** opts: seat (mine), title (the variant's title from the view's traits), onStart, onLeave,
@@ -56,7 +39,7 @@ export function waitingRoom(table, opts) {
     h("h1", {}, variantName(table.variant, opts.title)),
     h("p", { class: "lead-text" }, t("waiting.share_this")),
     h("p", { class: "big-code", "aria-label": t("waiting.code_is", { code: code.split("").join(" ") }) }, code),
-    h("button", { type: "button", class: "primary big", "data-action": "share", onclick: () => share(code, opts.say) }, t("action.share")),
+    h("button", { type: "button", class: "primary big", "data-action": "share", onclick: () => shareLink(tableLink(code), t("share.text", { code }), opts.say) }, t("action.share")),
     h("p", { class: "link-text" }, h("a", { href: `/t/${code}` }, tableLink(code))),
     h("h2", {}, free ? t("waiting.waiting_for", { n: free }) : t("waiting.full")),
     seats,
