@@ -75,10 +75,10 @@ class OfflinePack:
         if entry is None:
             raise Refused(ErrorCode.NOT_FOUND, f"no {PREFIX}{path} in the offline pack")
         encoding = encoding_for(accept)
-        headers = {"Cache-Control": IMMUTABLE, "Vary": "Accept-Encoding"}
+        headers = {"Cache-Control": IMMUTABLE}
         where = self.folder / path
-        if encoding is not None:
-            headers["Content-Encoding"] = encoding
+        if encoding is not None:  # (the app's gzip middleware adds Vary to the others)
+            headers.update({"Content-Encoding": encoding, "Vary": "Accept-Encoding"})
             where = where.with_name(where.name + ENCODINGS[encoding])
         headers["ETag"] = f'"{entry["sha256"][:32]}-{encoding or "identity"}"'
         return FileResponse(where, media_type=MEDIA.get(Path(path).suffix,
