@@ -1,18 +1,20 @@
 // Runs Python in Node's Pyodide from the offline pack, as the page will run it: the pack's own
 // Pyodide folder (the files the server serves), the kabes archive unpacked, then one function
-// of a Python file called with a JSON text, which it answers with another.
+// of a Python module called with a JSON text, which it answers with another.
 //
-//   node offline/run.mjs PACK FILE.py FUNCTION [JSON]
+//   node offline/run.mjs PACK MODULE.py FUNCTION [JSON [MORE.py ...]]
 //
-// Prints one JSON line: {"load_ms", "import_ms", "rss", "heap", "answer"}; what Python prints
-// goes to stderr. Used by tests/offline (the pack plays whole matches) and bench/offline.py.
+// MODULE.py (and MORE.py, which it may import) are put in a folder on sys.path and imported
+// by their names. Prints one JSON line: {"load_ms", "import_ms", "rss", "heap", "answer"}
+// (heap: the WebAssembly memory's bytes); what Python prints goes to stderr. Used by
+// tests/offline (the pack plays whole matches) and bench/offline.py.
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [pack, file, name, text = "null"] = process.argv.slice(2);
+const [pack, file, name, text = "null", ...more] = process.argv.slice(2);
 if (!name) {
-  console.error("usage: node offline/run.mjs PACK FILE.py FUNCTION [JSON]");
+  console.error("usage: node offline/run.mjs PACK MODULE.py FUNCTION [JSON [MORE.py ...]]");
   process.exit(2);
 }
 const manifest = JSON.parse(readFileSync(join(pack, "manifest.json"), "utf8"));
@@ -31,9 +33,16 @@ pyodide.runPython(
 );
 const importMs = performance.now() - start;
 
-const scope = pyodide.globals.get("dict")();
-pyodide.runPython(readFileSync(file, "utf8"), { globals: scope });
-const answer = JSON.parse(scope.get(name)(text));
+const folder = "/home/pyodide/run";
+pyodide.FS.mkdirTree(folder);
+for (const path of [file, ...more]) {
+  pyodide.FS.writeFile(`${folder}/${basename(path)}`, readFileSync(path, "utf8"));
+}
+const module = pyodide.runPython(
+  `import importlib, sys\nsys.path.insert(0, "${folder}")\n` +
+    `importlib.import_module("${basename(file, ".py")}")`,
+);
+const answer = JSON.parse(module[name](text));
 const heap = pyodide._module.HEAP8.length;
 process.stdout.write(
   JSON.stringify({ load_ms: loadMs, import_ms: importMs, rss: process.memoryUsage().rss, heap, answer }) +
