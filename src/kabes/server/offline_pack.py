@@ -35,6 +35,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 import zipfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -166,13 +167,24 @@ def build(pack: Path = PACK, pyodide: Path = PYODIDE, source: Path = SOURCE,
     text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
     if _read_text(pack / MANIFEST) != text:
         _atomic(pack / MANIFEST, text.encode())
-    for old in pack.iterdir():
-        if old.name not in {folder, name, MANIFEST} and not old.name.startswith(name):
-            if old.is_dir():
-                shutil.rmtree(old)
-            else:
-                old.unlink()
+    _remove_older(pack, {folder, name, MANIFEST})
     return manifest
+
+
+def _remove_older(pack: Path, kept: set[str]) -> None:
+    """Remove what earlier packs left in ``pack``: every file and folder but ``kept`` and
+    the compressed forms beside them. A build's temporary files and folders (their names
+    start with a dot) are left alone for an hour, in case another build is writing them."""
+    stale = time.time() - 3600
+    for old in pack.iterdir():
+        if old.name.removesuffix(".gz").removesuffix(".br") in kept:
+            continue
+        if old.name.startswith(".") and old.stat().st_mtime > stale:
+            continue
+        if old.is_dir():
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            old.unlink(missing_ok=True)
 
 
 def read_manifest(pack: Path = PACK) -> dict[str, Any] | None:
