@@ -210,7 +210,7 @@ def auth(token: str) -> dict[str, str]:
 @asynccontextmanager
 async def running(
     db_url: str, settings: Settings | None = None, clock: FakeClock | None = None,
-    executor: Executor | None = None, edge: Edge | None = None,
+    executor: Executor | None = None, edge: Edge | None = None, offline: Path | None = None,
 ) -> AsyncIterator[Server]:
     """The app on ``db_url``, started and stopped around the block; computer seats think in
     ``executor`` (the caller's, left running) or else in two threads. The rate limits are
@@ -222,7 +222,7 @@ async def running(
     with ThreadPoolExecutor(2) as threads:
         pool = executor or threads
         app = create_app(db_url, settings, clock=clock, executor=pool, heartbeat=False,
-                         edge=edge or Edge(rate_limits=False, seats_held=None))
+                         edge=edge or Edge(rate_limits=False, seats_held=None), offline=offline)
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:

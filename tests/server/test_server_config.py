@@ -64,6 +64,7 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "wrong_link_codes_per_minute": ("50", 50),
     "api_docs": ("yes", True),
     "searches_waiting": ("2", 2),
+    "offline_pack": ("/srv/kabes/offline", "/srv/kabes/offline"),
 }
 """A variable's text for each field, and the value it must give (never the default)."""
 ENVIRONMENT = {about(name).variable: text for name, (text, _) in SAMPLES.items()}

@@ -8,6 +8,8 @@ scored feature with a sentence; the best move's strongest feature is its hint.
 
 from __future__ import annotations
 
+from math import fsum
+
 from kabes.ai.boards import tactics_for
 from kabes.ai.boards.trains import longest_train
 from kabes.ai.knowledge import Hint
@@ -24,9 +26,12 @@ class Skilled(Level):
     id = "skilled"
 
     def decide(self, view: View, moves: list[Play]) -> Hint:
-        """The move with the best total of features, explained by its strongest one."""
+        """The move with the best total of features, explained by its strongest one. The
+        total is ``fsum``'s, exactly rounded: ``sum`` of floats rounds otherwise since Python
+        3.12, and a near tie would then go another way on the phone (Pyodide's CPython 3.14)
+        than on a server running 3.11."""
         judge = tactics_for(view).judge(view)
         judged = [(m, judge(view, m)) for m in moves]
-        move, features = max(judged, key=lambda mf: sum(f.score for f in mf[1]))
+        move, features = max(judged, key=lambda mf: fsum(f.score for f in mf[1]))
         best = max(features, key=lambda f: f.score)
         return Hint(move, best.why)

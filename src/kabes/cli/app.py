@@ -226,6 +226,7 @@ def serve(
         int, _setting("wrong_link_codes_per_minute")] = SERVE.wrong_link_codes_per_minute,
     api_docs: Annotated[bool, _setting("api_docs")] = SERVE.api_docs,
     searches_waiting: Annotated[int, _setting("searches_waiting")] = SERVE.searches_waiting,
+    offline_pack: Annotated[str | None, _setting("offline_pack")] = SERVE.offline_pack,
 ) -> None:
     """Serve tables online: the API, the table socket and the web client. Every option has
     a KABES_* environment variable (docs/server.md); a flag beats its variable."""

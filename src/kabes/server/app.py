@@ -49,6 +49,8 @@ from kabes.server.lobby_api import lobby_routes
 from kabes.server.metrics import Metrics
 from kabes.server.names import clean_name
 from kabes.server.new_tables import unknown_variant
+from kabes.server.offline_api import offline_routes
+from kabes.server.offline_pack import PACK
 from kabes.server.pages import Pages
 from kabes.server.phrases_api import phrase_routes
 from kabes.server.processes import alone_or_shared
@@ -82,12 +84,14 @@ def create_app(
     heartbeat: bool = True,
     cluster: Cluster | None = None,
     edge: Edge | None = None,
+    offline: Path | None = None,
 ) -> FastAPI:
     """The server application on the store at ``db_url``. ``executor`` runs the computer
     seats (a process pool in production; tests may pass a thread pool). With ``cluster``,
     this process is one of many sharing the store through Redis (and its rate limits).
     ``edge``: what strangers may do (limits on, the server's own origin, loopback metrics
-    by default)."""
+    by default). ``offline``: the folder of the offline pack served under /offline/
+    (kabes.server.offline_api; the source tree's by default)."""
     metrics = Metrics()
     processes = alone_or_shared(cluster)
     store = Store(db_url, metrics, processes.me)
@@ -155,6 +159,7 @@ def create_app(
     lobby_routes(app, services.store, lobby)
     app.state.lobby = lobby
     phrase_routes(app)
+    offline_routes(app, offline or PACK)
     socket_routes(app, services)
     _operations(app, services)
     _pages(app)

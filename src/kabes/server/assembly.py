@@ -63,7 +63,8 @@ def assemble(config: ServerConfig, here: Path) -> Server:
     warm_up(pool, size)
     settings = config.table(workers=size,
                             review_searches=max(1, size - REVIEW_WORKERS_KEPT_FREE))
-    app = create_app(url, settings, executor=pool, cluster=cluster, edge=config.edge)
+    app = create_app(url, settings, executor=pool, cluster=cluster, edge=config.edge,
+                     offline=None if config.offline_pack is None else Path(config.offline_pack))
     shown = "[::1]" if config.host == "::1" else config.host
     where = "SQLite file " + url.split("///", 1)[1] if url.startswith("sqlite") else "PostgreSQL"
     return Server(uvicorn.Server(uvicorn_config(app, config.host, config.port)), pool,

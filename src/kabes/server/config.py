@@ -252,6 +252,10 @@ class ServerConfig:
     searches_waiting: int = setting(
         16, "Hints (and, apart, reviews) the workers' lane takes at once per slot, waiting or "
         "searched, every table together; one more is refused slow_down.", minimum=1)
+    offline_pack: str | None = setting(
+        None, "Folder of the offline pack (Pyodide and the engine, for play with no network: "
+        "docs/offline.md), served under /offline/; where it holds none the page offers no "
+        "offline play.", unset="offline/pack in the source tree, built by ./scripts/setup")
 
     def __post_init__(self) -> None:
         """Refuse a value a setting cannot have, so a bad configuration stops at start."""

@@ -22,6 +22,8 @@ its frames pass untouched, so the guard costs a socket nothing once it is open.
   script cannot hold thousands of sockets (each costs memory and a 30 s wait for its hello).
 - **Documentation pages.** ``/docs`` and ``/redoc`` exist only with ``--api-docs``, and only
   they, then, get a policy that lets in their CDN and inline script (DOCS_POLICY).
+- **The offline worker.** Its script alone gets a policy that lets it compile WebAssembly
+  (WASM_POLICY): Pyodide runs the engine in it with no network (docs/offline.md).
 - **Crashes.** An exception no handler knew reaches the client as 500
   ``{"code": "unavailable"}`` JSON, logged with its traceback once, here.
 """
@@ -55,6 +57,13 @@ They are served only with ``--api-docs`` (and only then get this policy): a scri
 on the origin whose localStorage holds players' tokens is a risk a public server need not
 take, so by default they are 404 and every path gets POLICY."""
 DOCS_PATHS: Final = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
+WASM_POLICY: Final = (
+    b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; frame-ancestors 'none'; "
+    b"base-uri 'self'; form-action 'self'")
+"""The policy of the offline table's worker script: a worker runs under its own script's
+answer's policy, and Pyodide in it compiles WebAssembly (docs/offline.md). No other answer
+lets WebAssembly be compiled; nothing gets 'unsafe-eval'."""
+WASM_PATHS: Final = frozenset({"/static/offline/worker.js"})
 HEADERS: Final = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),
@@ -128,7 +137,9 @@ class Guard:
             host.strip().lower(), scheme)
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        policy = DOCS_POLICY if scope["path"] in self.docs_paths else POLICY
+        path = scope["path"]
+        policy = (DOCS_POLICY if path in self.docs_paths
+                  else WASM_POLICY if path in WASM_PATHS else POLICY)
         started = False
 
         async def guarded(message: Message) -> None:
