@@ -7,11 +7,13 @@
 // What follows "PAGES =" is plain JSON, read as such by the server and the service worker.
 // "redraws": the page redraws itself when the language changes (others are drawn again).
 // "joining": the page of a link someone was sent (the welcome says so).
+// "starts": a module app.js runs (its start(), given the page's parts) as soon as it is in, before
+// the page's own modules arrive: a table's summary and socket go out while they download.
 // "part": the characters a "{name}" may hold, when not letters, digits, "_" and "-".
 
 export const PAGES = [
   {"path": "/", "module": "home.js", "page": "homePage", "title": null},
-  {"path": "/t/{code}", "module": "table.js", "page": "tablePage", "title": "{code}", "redraws": true, "joining": true},
+  {"path": "/t/{code}", "module": "table.js", "page": "tablePage", "title": "{code}", "redraws": true, "joining": true, "starts": "socket.js"},
   {"path": "/lobby", "module": "lobby.js", "page": "lobbyPage", "title": "lobby.title"},
   {"path": "/learn", "module": "learn.js", "page": "learnPage", "title": "learn.title"},
   {"path": "/learn/{lesson}", "module": "lesson.js", "page": "lessonPage", "title": null, "redraws": true, "part": "A-Za-z0-9_.-"},

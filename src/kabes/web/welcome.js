@@ -6,10 +6,9 @@
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, t } from "./i18n.js";
-import { langPicker } from "./langpick.js";
 import { linkForm } from "./link.js";
 import { store } from "./store.js";
-import { logo } from "./topbar.js";
+import { langPicker, logo } from "./topbar.js";
 
 export function welcomePage(root, { joining, done }) {
   const input = h("input", { id: "name", name: "name", type: "text", autocomplete: "nickname", maxlength: 24, required: true, enterkeyhint: "go" });
