@@ -178,7 +178,8 @@ class EarlySocket {
   constructor(code, token) {
     this.waiting = [];
     this.handlers = null;
-    this.started = false;
+    /** The id of the start this socket sent (a table against the computer), else null. */
+    this.started = null;
     const pass = (name) => (arg) => {
       if (this.handlers) this.handlers[name](arg);
       else this.waiting.push([name, arg]);
@@ -186,8 +187,7 @@ class EarlySocket {
     this.socket = new TableSocket(code, token, {
       onMessage: (msg) => {
         if (!this.handlers && msg.type === "welcome" && startsAtOnce(msg.table, msg.seat)) {
-          this.started = true;
-          this.socket.send("start");
+          this.started = this.socket.send("start");
         }
         pass("onMessage")(msg);
       },
@@ -213,9 +213,12 @@ export function start(code) {
   const me = store.identity();
   if (taken || early || !me) return;
   early = { code, opened: api.table(code).then((summary) => {
-    const seated = seatOf(summary, me.player) >= 0;
-    // Not seated at a table in play: the page will watch it, from a band of its own.
+    const seat = seatOf(summary, me.player);
+    const seated = seat >= 0;
+    // What the page will show first, when not the table itself: a watcher's band, or the
+    // waiting room of a table that waits for people.
     if (!seated && summary.watch && summary.status !== "waiting") import("./watching.js").catch(() => {});
+    else if (summary.status === "waiting" && !startsAtOnce(summary, seat)) import("./waiting.js").catch(() => {});
     return { summary, socket: seated ? new EarlySocket(code, me.token) : null };
   }) };
   early.opened.catch(() => {});

@@ -18,7 +18,6 @@ import { store } from "./store.js";
 import { memoryAid, opponents, passesText, scoreLine, seatStrip, watchersText } from "./tableview.js";
 import { tileKey } from "./tiles.js";
 import { langPicker, sayButton, tableBar, topBar, tournamentTag } from "./topbar.js";
-import { waitingRoom } from "./waiting.js";
 
 /** Open the table page in root; returns a function that leaves it (closes the socket). */
 export async function tablePage(root, code, nav) {
@@ -84,7 +83,8 @@ class TableController {
     });
     // A seat's socket opened before this page (socket.js) goes on; it may have started the table.
     this.early = early;
-    this.autoStarted = !!early?.started;
+    this.starting = early?.started ?? null;
+    this.autoStarted = !!this.starting;
     this.socket = early ? early.socket : this.openSocket(seat === null);
   }
 
@@ -139,12 +139,17 @@ class TableController {
       this.render();
     } else if (msg.type === "ack") {
       this.busy = null;
+      if (msg.id === this.starting) this.starting = null;
     } else if (msg.type === "review") {
       if (this.review && msg.id === this.reviewId) this.review.show(msg);
     } else if (msg.type === "error" && this.review && msg.id && msg.id === this.reviewId) {
       this.review.fail(msg.code, msg.message);
     } else if (msg.type === "error") {
       this.busy = null;
+      if (msg.id && msg.id === this.starting) {
+        this.starting = null;
+        this.render();
+      }
       if (msg.id && msg.id === this.playAgainId && msg.code === "bad_message") {
         this.playAgainByHand();
         return;
@@ -206,7 +211,7 @@ class TableController {
   maybeAutoStart() {
     if (this.watching || this.autoStarted || !startsAtOnce(this.summary, this.seat)) return;
     this.autoStarted = true;
-    this.socket.send("start");
+    this.starting = this.socket.send("start");
   }
 
   say(text) {
@@ -319,23 +324,12 @@ class TableController {
   // ---- drawing ------------------------------------------------------------------------------
 
   render() {
-    const status = this.summary.status;
-    const mode = status === "waiting" || !this.view ? "waiting" : "table";
-    if (mode === "waiting") {
+    if (this.summary.status === "waiting" || !this.view) {
       this.mode = "waiting";
       this.resize?.disconnect();
-      const focused = document.activeElement?.dataset?.action;
-      clear(this.root).append(
-        topBar(this.nav, { noLogo: true, after: tournamentTag(this.summary, this.nav) }),
-        h("main", { class: "page" }, waitingRoom(this.summary, {
-          seat: this.seat,
-          title: this.view?.traits.title,
-          onStart: () => this.action("start"),
-          onLeave: () => this.leave(),
-          onRemove: (seat, name) => this.remove(seat, name),
-          say: (text) => this.say(text),
-        }), h("p", { class: "status flash", role: "status", "aria-live": "polite" }, this.flash || "")));
-      if (focused) this.root.querySelector(`[data-action="${focused}"]`)?.focus();
+      // The waiting room, once the table waits for people: not while a table against the
+      // computer starts at once (its module is then never needed), nor before a view.
+      if (this.summary.status === "waiting" && !this.starting) import("./waiting.js").then((m) => this.drawWaiting(m.waitingRoom));
       return;
     }
     if (this.mode !== "table") this.skeleton();
@@ -347,6 +341,22 @@ class TableController {
     this.renderStatus();
     this.renderOverlay();
     this.placeBubbles();
+  }
+
+  drawWaiting(waitingRoom) {
+    if (this.closed || this.mode !== "waiting" || this.summary.status !== "waiting") return;
+    const focused = document.activeElement?.dataset?.action;
+    clear(this.root).append(
+      topBar(this.nav, { noLogo: true, after: tournamentTag(this.summary, this.nav) }),
+      h("main", { class: "page" }, waitingRoom(this.summary, {
+        seat: this.seat,
+        title: this.view?.traits.title,
+        onStart: () => this.action("start"),
+        onLeave: () => this.leave(),
+        onRemove: (seat, name) => this.remove(seat, name),
+        say: (text) => this.say(text),
+      }), h("p", { class: "status flash", role: "status", "aria-live": "polite" }, this.flash || "")));
+    if (focused) this.root.querySelector(`[data-action="${focused}"]`)?.focus();
   }
 
   renderStatus() {
