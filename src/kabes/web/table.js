@@ -7,7 +7,7 @@
 // (summary.watch): the same page from no seat (watching.js), with no hand and no actions.
 // Seats say phrases (phrases.js); every socket sees them by the sayer's seat.
 
-import { api, ApiError, variants } from "./api.js";
+import { api, ApiError, newTableLike } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, onLangChange, t, tileName } from "./i18n.js";
 import { Ring } from "./clock.js";
@@ -17,7 +17,7 @@ import { seatOf, startsAtOnce, TableSocket, take } from "./socket.js";
 import { store } from "./store.js";
 import { memoryAid, opponents, passesText, scoreLine, seatStrip, watchersText } from "./tableview.js";
 import { tileKey } from "./tiles.js";
-import { langPicker, sayButton, tableBar, topBar, tournamentTag } from "./topbar.js";
+import { langPicker, sayButton, tableBar, tournamentTag } from "./topbar.js";
 
 /** Open the table page in root; returns a function that leaves it (closes the socket). */
 export async function tablePage(root, code, nav) {
@@ -48,11 +48,11 @@ export async function tablePage(root, code, nav) {
   return () => controller.close();
 }
 
+/** Why the table cannot be opened: an ApiError, or a socket's refusal ({code}). */
 function problem(root, nav, e) {
-  const code = e instanceof ApiError ? e.code : "unknown";
   clear(root).append(h("section", { class: "problem card" },
     h("h1", {}, t("table.cannot_open")),
-    h("p", {}, errorText(code, e.message)),
+    h("p", {}, errorText(e.code || "unknown", e.message)),
     h("button", { type: "button", class: "primary", "data-action": "home", onclick: () => nav.go("/") }, t("action.home"))));
   return () => {};
 }
@@ -139,7 +139,6 @@ class TableController {
       this.render();
     } else if (msg.type === "ack") {
       this.busy = null;
-      if (msg.id === this.starting) this.starting = null;
     } else if (msg.type === "review") {
       if (this.review && msg.id === this.reviewId) this.review.show(msg);
     } else if (msg.type === "error" && this.review && msg.id && msg.id === this.reviewId) {
@@ -147,7 +146,7 @@ class TableController {
     } else if (msg.type === "error") {
       this.busy = null;
       if (msg.id && msg.id === this.starting) {
-        this.starting = null;
+        this.startFailed = true;
         this.render();
       }
       if (msg.id && msg.id === this.playAgainId && msg.code === "bad_message") {
@@ -202,10 +201,7 @@ class TableController {
         return;
       }
     }
-    if (this.closed) return;
-    clear(this.root).append(h("section", { class: "problem card" },
-      h("h1", {}, t("table.cannot_open")), h("p", {}, errorText(reason)),
-      h("button", { type: "button", class: "primary", "data-action": "home", onclick: () => this.nav.go("/") }, t("action.home"))));
+    if (!this.closed) problem(this.root, this.nav, { code: reason });
   }
 
   maybeAutoStart() {
@@ -302,20 +298,8 @@ class TableController {
 
   /** Without the server's play_again: open a table with the same settings over HTTP. */
   async playAgainByHand() {
-    const s = this.summary;
     try {
-      const list = await variants();
-      const spec = list.find((v) => v.id === s.variant)?.options?.[String(s.players)] || {};
-      const options = {};
-      for (const name of Object.keys(spec)) if (s.options?.[name] !== undefined && s.options[name] !== null) options[name] = s.options[name];
-      const computers = {};
-      s.seats.forEach((x, i) => {
-        if (x && x.kind === "computer") computers[String(i)] = x.level;
-      });
-      const body = { variant: s.variant, players: s.players, options };
-      if (Object.keys(computers).length) body.computers = computers;
-      const table = await api.newTable(body);
-      this.nav.go(`/t/${table.code}`);
+      this.nav.go(`/t/${(await newTableLike(this.summary)).code}`);
     } catch (e) {
       this.say(errorText(e.code, e.message));
     }
@@ -329,7 +313,8 @@ class TableController {
       this.resize?.disconnect();
       // The waiting room, once the table waits for people: not while a table against the
       // computer starts at once (its module is then never needed), nor before a view.
-      if (this.summary.status === "waiting" && !this.starting) import("./waiting.js").then((m) => this.drawWaiting(m.waitingRoom));
+      const starts = startsAtOnce(this.summary, this.seat) && !this.startFailed;
+      if (this.summary.status === "waiting" && !starts) import("./waiting.js").then((m) => this.drawWaiting(m));
       return;
     }
     if (this.mode !== "table") this.skeleton();
@@ -343,20 +328,16 @@ class TableController {
     this.placeBubbles();
   }
 
-  drawWaiting(waitingRoom) {
+  drawWaiting({ waitingPage }) {
     if (this.closed || this.mode !== "waiting" || this.summary.status !== "waiting") return;
-    const focused = document.activeElement?.dataset?.action;
-    clear(this.root).append(
-      topBar(this.nav, { noLogo: true, after: tournamentTag(this.summary, this.nav) }),
-      h("main", { class: "page" }, waitingRoom(this.summary, {
-        seat: this.seat,
-        title: this.view?.traits.title,
-        onStart: () => this.action("start"),
-        onLeave: () => this.leave(),
-        onRemove: (seat, name) => this.remove(seat, name),
-        say: (text) => this.say(text),
-      }), h("p", { class: "status flash", role: "status", "aria-live": "polite" }, this.flash || "")));
-    if (focused) this.root.querySelector(`[data-action="${focused}"]`)?.focus();
+    waitingPage(this.root, this.nav, this.summary, this.flash, {
+      seat: this.seat,
+      title: this.view?.traits.title,
+      onStart: () => this.action("start"),
+      onLeave: () => this.leave(),
+      onRemove: (seat, name) => this.remove(seat, name),
+      say: (text) => this.say(text),
+    });
   }
 
   renderStatus() {
