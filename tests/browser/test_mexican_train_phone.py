@@ -3,8 +3,9 @@ every train's row (the Mexican train first) with its owner and open end in sight
 scrolling, nothing drawn over anything else (the seats' strip, the trains, the hand, the
 buttons), names cut whole with an ellipsis, never broken inside a word; a train's buttons (a
 place for the chosen tile, the fold of a long train) are 44 x 44 px targets, none over
-another; a tap on the seats' strip opens the seats' cards. Positions the engine played to (states.py), in the first round
-and a late one, shown without a server game; screenshots at eight in English and Kreyòl."""
+another; a tap on the seats' strip opens the seats' cards. Positions the engine played to
+(states.py), in the first round and a late one, shown without a server game; screenshots at
+eight in English and Kreyòl."""
 
 from __future__ import annotations
 
@@ -81,8 +82,9 @@ TARGETS_JS = """
     }
     return best;
   };
-  const across = Array.from({ length: Math.ceil(r.width) + 60 }, (_, i) => [r.left - 30 + i + 0.5, y]);
-  const down = Array.from({ length: Math.ceil(r.height) + 60 }, (_, i) => [x, r.top - 30 + i + 0.5]);
+  const line = (n, at) => Array.from({ length: Math.ceil(n) + 60 }, (_, i) => at(i - 30 + 0.5));
+  const across = line(r.width, (d) => [r.left + d, y]);
+  const down = line(r.height, (d) => [x, r.top + d]);
   return { what: button.className, place: button.closest('[data-train]').dataset.train,
     wide: longest(across), tall: longest(down) };
 })

@@ -21,10 +21,10 @@ pages, read here as it is there) also preloads that page's graph. A module a pag
 with ``import()`` only when it needs it (a table's results, its review) is not preloaded.
 
 The head names them in the order they are needed, since on a slow network they arrive about
-in that order: app.js's graph; the graph of the page's ``starts`` module (pages.js: what app.js runs before the page's
-own modules arrive) and, for a table, its summary, so that its socket opens while the rest
-downloads; the catalogs; the welcome (app.js's own ``import()``: the first screen of a
-visitor not yet named, on any path); then the page's graph.
+in that order: app.js's graph; the graph of the page's ``starts`` module (pages.js: what
+app.js runs before the page's own modules arrive) and, for a table, its summary, so that its
+socket opens while the rest downloads; the catalogs; the welcome (app.js's own ``import()``:
+the first screen of a visitor not yet named, on any path); then the page's graph.
 
 The graph and each page are computed once per process (the files do not change while it
 runs; a developer editing a module restarts the server to preload the new graph, and the page
@@ -180,7 +180,8 @@ class Pages:
         names = json.loads((catalogs / "languages.json").read_text(encoding="utf-8"))
         self.languages = list(names)
         listed = html.escape(json.dumps(names, ensure_ascii=False), quote=False)
-        self.meta = f"<meta name=\"{LANGUAGES_META}\" content='{listed.replace(chr(39), '&#39;')}'>\n  "
+        listed = listed.replace("'", "&#39;")
+        self.meta = f"<meta name=\"{LANGUAGES_META}\" content='{listed}'>\n  "
         """The list of languages, written in the head (i18n.js reads it there)."""
         self.pages = read_pages(web)
         self.paths = [page.path for page in self.pages]

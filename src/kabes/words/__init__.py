@@ -8,6 +8,10 @@ serves the folder at ``/static/i18n/``, where the web client loads it; Python re
 named in itself. Every catalog has the same keys, except the terminal's own sentences
 (``terminal.*``), which only the English catalog has: the terminal speaks English. Adding a
 language is adding its catalog, its line in ``languages.json`` and its lesson texts.
+
+How each step of a hand's explanation is told, which entry words it and what fills it, is
+composed once for both clients in the web client's ``steps.js`` (a module the page imports, its
+``STEPS =`` plain JSON): :func:`steps` reads it for the terminal.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from collections.abc import Mapping
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 CATALOGS: Final = Path(__file__).resolve().parent / "catalogs"
 """The folder of the catalogs, for the server to serve as it is."""
@@ -30,6 +34,7 @@ TERMINAL: Final = "terminal."
 """The prefix of the terminal's own sentences, in the English catalog only."""
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_STEPS = re.compile(r"\bSTEPS\s*=\s*(\{.*?\n\});", re.DOTALL)
 
 
 def _read(name: str) -> object:
@@ -83,3 +88,17 @@ def word(key: str, lang: str = ENGLISH, **params: object) -> str:
     if text is None:
         text = catalog(ENGLISH)[key]
     return fill(text, params)
+
+
+@cache
+def steps() -> Mapping[str, Any]:
+    """How each explanation code is told (web/steps.js): its entry's refinements and what fills
+    each placeholder, as that module's header describes them."""
+    source = (files("kabes") / "web" / "steps.js").read_text(encoding="utf-8")
+    found = _STEPS.search(source)
+    if found is None:
+        raise ValueError("web/steps.js has no STEPS = {...} object")
+    data = json.loads(found.group(1))
+    if not isinstance(data, dict):
+        raise ValueError("web/steps.js's STEPS must map codes to their telling")
+    return data
