@@ -119,7 +119,9 @@ def test_only_english_has_the_terminals_sentences() -> None:
 
 
 def test_every_catalog_is_one_sorted_json_object_of_texts() -> None:
-    for path in words.CATALOGS.glob("*.json"):
+    terminal = words.CATALOGS.parent / "terminal.json"
+    assert all(key.startswith(words.TERMINAL) for key in json.loads(terminal.read_text("utf-8")))
+    for path in [*words.CATALOGS.glob("*.json"), terminal]:
         text = path.read_text(encoding="utf-8")
         data = json.loads(text)
         assert isinstance(data, dict) and all(isinstance(v, str) for v in data.values())
