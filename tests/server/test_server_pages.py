@@ -64,6 +64,18 @@ async def test_a_link_to_a_table_names_the_tables_modules_and_its_summary(
     assert "results.js" not in modules and "review.js" not in modules
 
 
+async def test_a_page_with_a_stylesheet_of_its_own_names_it_and_a_table_names_none(
+    server: Server,
+) -> None:
+    for path, style in [("/learn", "learn.css"), ("/learn/dominoes.1", "learn.css"),
+                        ("/c", "tournaments.css"), ("/c/x1", "tournaments.css")]:
+        page = (await server.http.get(path)).text
+        assert f'<link rel="stylesheet" href="/static/{style}">' in page, path
+        assert page.index("/static/app.css") < page.index(f"/static/{style}")
+    table = (await server.http.get("/t/AB12CD")).text
+    assert re.findall(r'rel="stylesheet" href="([^"]+)"', table) == ["/static/app.css"]
+
+
 async def test_a_path_that_is_no_table_code_is_never_written_into_the_page(
     server: Server,
 ) -> None:

@@ -18,7 +18,9 @@ so it never goes stale: a module added to the client is preloaded without a line
 Every page is loaded by app.js with ``import()`` when first opened, so a first visit to home
 does not pay for the table's modules: the page at a path (pages.js, the client's one list of
 pages, read here as it is there) also preloads that page's graph. A module a page imports
-with ``import()`` only when it needs it (a table's results, its review) is not preloaded.
+with ``import()`` only when it needs it (a table's results, its review) is not preloaded. A
+page with a stylesheet of its own (pages.js: ``style``, the lessons' and the tournaments') has
+it in its head after app.css.
 
 The head names them in the order they are needed, since on a slow network they arrive about
 in that order: app.js's graph; the graph of the page's ``starts`` module (pages.js: what
@@ -87,6 +89,8 @@ class Page:
     """What a path of this page is, as app.js's ``pageAt`` matches it."""
     starts: str | None = None
     """The module app.js runs before the page's own modules arrive (a table's socket.js)."""
+    style: str | None = None
+    """The page's own stylesheet besides app.css (the lessons', the tournaments')."""
 
 
 def read_pages(folder: Path) -> list[Page]:
@@ -99,7 +103,8 @@ def read_pages(folder: Path) -> list[Page]:
         part = f"[{entry.get('part', 'A-Za-z0-9_-')}]+"
         source = re.sub(r"\\\{\w+\\\}", part.replace("\\", r"\\"), re.escape(entry["path"]))
         pattern = re.compile("/" if source == "/" else f"{source}/?")
-        pages.append(Page(entry["path"], entry["module"], pattern, entry.get("starts")))
+        pages.append(Page(entry["path"], entry["module"], pattern, entry.get("starts"),
+                          entry.get("style")))
     return pages
 
 
@@ -201,7 +206,8 @@ class Pages:
         """The page up to where a table's summary is named, and the rest."""
         app, starts, welcome, own = head_modules(self.web, page)
         words = ["en.json"] + ([f"{lang}.json"] if lang != "en" else [])
-        before = [self.meta] + [_module(m) for m in app + starts]
+        sheet = [f'<link rel="stylesheet" href="{STATIC}{page.style}">\n  '] if page.style else []
+        before = sheet + [self.meta] + [_module(m) for m in app + starts]
         after = ([_fetch(f"{WORDS}{w}") for w in words]
                  + [_module(m) for m in welcome + own])
         at = self.template.find('<script type="module"')

@@ -38,6 +38,23 @@ function title(page, parts) {
   return `Kabès · ${named ? parts[named[1]] : t(page.title)}`;
 }
 
+/** A page's own stylesheet (pages.js: "style"), added to the head once; resolves once it is in
+ * (the server's head names it on a first visit to the page). */
+function style(name) {
+  if (!name) return null;
+  const href = `/static/${name}`;
+  let link = document.head.querySelector(`link[rel=stylesheet][href="${href}"]`);
+  if (link?.sheet) return null;
+  if (!link) {
+    link = h("link", { rel: "stylesheet", href });
+    document.head.append(link);
+  }
+  return new Promise((done) => {
+    link.addEventListener("load", done, { once: true });
+    link.addEventListener("error", done, { once: true });
+  });
+}
+
 async function route() {
   serial += 1;
   const mine = serial;
@@ -55,7 +72,7 @@ async function route() {
   if (starting && !page.starts) starting.then((m) => m.take(null), () => {});
   starting = null;
   document.title = title(page, parts);
-  const module = await import(`./${page.module}`);
+  const [module] = await Promise.all([import(`./${page.module}`), style(page.style)]);
   const stop = await module[page.page](root, ...Object.values(parts), nav);
   if (typeof stop !== "function") return;
   if (mine === serial) leave = stop;
