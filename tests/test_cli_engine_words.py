@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from deals import start
-from kabes.cli.explain import WORDING, word_explanation, word_step
+from kabes import words
+from kabes.cli.explain import word_explanation, word_step
 from kabes.cli.play import HUMAN
 from kabes.cli.refusals import REFUSALS, Refusal, refusal_of, word_refusal
 from kabes.cli.words import Names
@@ -75,7 +76,7 @@ EXPLANATIONS: dict[str, tuple[dict[str, Any], list[str]]] = {
     "target_reached": ({"party": 0, "score": 110, "target": 100}, ["110", "100", "You"]),
     "lowest_total": ({"total": 6, "parties": [2]}, ["lowest total", "Expert 2", "6"]),
     "highest_score": ({"score": 40, "parties": [0]}, ["highest score", "You", "40"]),
-    "wa_tie_hand_wins": ({"seats": [0, 2], "hand_wins": [2, 1]}, ["Wa", "you 2", "Expert 2 1"]),
+    "wa_tie_hand_wins": ({"seats": [0, 2], "hand_wins": [2, 1]}, ["Wa", "You 2", "Expert 2 1"]),
     "wa_shared": ({"seats": [0, 2]}, ["all Wa", "Expert 2"]),
     "wa": ({"seats": [2], "total": 4}, ["Wa", "Expert 2", "4"]),
     "match_won": ({"winners": [1]}, ["match", "Skilled 1"]),
@@ -122,7 +123,7 @@ def test_the_documented_explanation_codes_are_the_engines() -> None:
 
 @pytest.mark.parametrize("code", table_codes("How a result explains itself"))
 def test_every_explanation_code_is_worded_by_the_terminal(code: str) -> None:
-    assert code in WORDING, f"the terminal has no wording for {code!r}"
+    assert code in words.steps(), f"web/steps.js does not say how {code!r} is told"
     facts, says = EXPLANATIONS[code]
     sentence = word_step(Step(code, facts), NAMES)
     for part in says:

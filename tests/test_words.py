@@ -10,6 +10,7 @@ explain.js holds no sentence text.
 from __future__ import annotations
 
 import ast
+import inspect
 import io
 import json
 import re
@@ -26,7 +27,7 @@ from rich.console import Console
 from kabes import errors, words
 from kabes.cli.describe import describe_hand, describe_match
 from kabes.cli.display import render
-from kabes.cli.explain import ENDINGS, word_step
+from kabes.cli.explain import ENDINGS, word_explanation, word_step
 from kabes.cli.learn import show_paths
 from kabes.cli.refusals import REFUSALS, Refusal, word_refusal
 from kabes.cli.words import Names, ending_name, variant_name
@@ -118,7 +119,9 @@ def test_only_english_has_the_terminals_sentences() -> None:
 
 
 def test_every_catalog_is_one_sorted_json_object_of_texts() -> None:
-    for path in words.CATALOGS.glob("*.json"):
+    terminal = words.CATALOGS.parent / "terminal.json"
+    assert all(key.startswith(words.TERMINAL) for key in json.loads(terminal.read_text("utf-8")))
+    for path in [*words.CATALOGS.glob("*.json"), terminal]:
         text = path.read_text(encoding="utf-8")
         data = json.loads(text)
         assert isinstance(data, dict) and all(isinstance(v, str) for v in data.values())
@@ -190,6 +193,17 @@ def test_the_web_client_has_no_sentence_of_its_own_for_a_code() -> None:
     assert "explain.${step.code}" in source and "refuse.${error.reason}" in source
     assert sentences(js_literals(source)) == []
     assert sentences(js_literals('const a = "Nobody can play, {name}.";')) != []
+
+
+def test_how_each_step_is_told_is_composed_once_for_both_clients() -> None:
+    """web/steps.js tells every code; the web page's explain.js and the terminal's wording of a
+    step name none (neither chooses an entry or its facts code by code)."""
+    assert set(words.steps()) == CODES
+    web = js_literals((SRC / "web" / "explain.js").read_text(encoding="utf-8"))
+    terminal = inspect.getsource(word_step) + inspect.getsource(word_explanation)
+    for code in CODES:
+        assert code not in web, f"explain.js words {code!r} itself"
+        assert not re.search(rf"[\"']{code}[\"']", terminal), f"the terminal words {code!r} itself"
 
 
 def py_literals(source: str) -> list[tuple[int, str]]:

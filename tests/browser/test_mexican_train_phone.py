@@ -1,12 +1,15 @@
 """Mexican Train for two to eight on one phone screen (360 x 740 and 320 x 640, portrait):
 every train's row (the Mexican train first) with its owner and open end in sight without
 scrolling, nothing drawn over anything else (the seats' strip, the trains, the hand, the
-buttons), names cut whole with an ellipsis, never broken inside a word; a tap on the seats'
-strip opens the seats' cards. Positions the engine played to (states.py), in the first round
-and a late one, shown without a server game; screenshots at eight in English and Kreyòl."""
+buttons), names cut whole with an ellipsis, never broken inside a word; a train's buttons (a
+place for the chosen tile, the fold of a long train) are 44 x 44 px targets, none over
+another; a tap on the seats' strip opens the seats' cards. Positions the engine played to
+(states.py), in the first round and a late one, shown without a server game; screenshots at
+eight in English and Kreyòl."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -14,6 +17,8 @@ from browsing import shot
 from checks import layout_problems
 from helpers import fake_table
 from states import play_until, state, summary
+
+from kabes.views import view
 
 SIZES = {"360x740": {"width": 360, "height": 740}, "320x640": {"width": 320, "height": 640}}
 
@@ -63,6 +68,28 @@ NAMES_JS = """
 })
 """
 
+# A train's buttons: how wide and how tall each one's target is, counted in pixels where a tap
+# finds it (on a line and a column through its middle; another button over it cuts it short).
+TARGETS_JS = """
+() => [...document.querySelectorAll('.train-place, .train-fold')].map((button) => {
+  const r = button.getBoundingClientRect();
+  const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+  const longest = (points) => {
+    let best = 0, run = 0;
+    for (const [px, py] of points) {
+      run = document.elementFromPoint(px, py)?.closest('button') === button ? run + 1 : 0;
+      best = Math.max(best, run);
+    }
+    return best;
+  };
+  const line = (n, at) => Array.from({ length: Math.ceil(n) + 60 }, (_, i) => at(i - 30 + 0.5));
+  const across = line(r.width, (d) => [r.left + d, y]);
+  const down = line(r.height, (d) => [x, r.top + d]);
+  return { what: button.className, place: button.closest('[data-train]').dataset.train,
+    wide: longest(across), tall: longest(down) };
+})
+"""
+
 BOARD_JS = """
 () => { const b = document.querySelector('.board');
   return { scroll: b.scrollHeight - b.clientHeight, top: b.scrollTop,
@@ -70,12 +97,20 @@ BOARD_JS = """
 """
 
 
+def several(v: Any) -> Any:
+    """A tile of the hand that goes on more than one train (a tap on it lights its places)."""
+    places = Counter(move.tile for move in v.legal)
+    return next((tile for tile, n in places.items() if n > 1), None)
+
+
 def position(players: int, late: bool) -> Any:
     def first(m: Any, v: Any) -> bool:
-        return bool(v.my_turn) and v.hand_number <= 1 and sum(len(t.laid) for t in v.trains) >= 2
+        return (bool(v.my_turn) and v.hand_number <= 1
+                and sum(len(t.laid) for t in v.trains) >= 2 and several(v) is not None)
 
     def later(m: Any, v: Any) -> bool:
-        return bool(v.my_turn) and v.hand_number >= 3 and max(len(t.laid) for t in v.trains) >= 5
+        return (bool(v.my_turn) and v.hand_number >= 3
+                and max(len(t.laid) for t in v.trains) >= 5 and several(v) is not None)
 
     return play_until(
         "mexican-train", players, later if late else first, seed=3, options={"mexican_train": True}
@@ -84,12 +119,14 @@ def position(players: int, late: bool) -> Any:
 
 def open_table(new_page: Any, server: str, players: int, late: bool, size: str, lang: str) -> Any:
     m = position(players, late)
+    tile = several(view(m, 0))
     computers = {seat: "casual" for seat in range(1, players)}
     page = new_page(viewport=SIZES[size], reduced_motion="reduce")
     fake_table(page, server, summary("TEST123", m, ["Roselène"], computers), state(m), lang=lang)
     page.wait_for_selector(".train[data-train]")
     page.wait_for_selector("[data-tile]")
     page.wait_for_timeout(100)  # the board is drawn again once the hand has its size
+    page.several = f"{tile.low}-{tile.high}"  # type: ignore[attr-defined]
     return page
 
 
@@ -113,6 +150,11 @@ def test_every_train_in_sight_nothing_over_anything_names_whole(
         assert name["nowrap"] and name["lines"] <= 1, f"a name on two lines: {name}"
         assert not name["cut"] or name["ellipsis"], f"a name cut without an ellipsis: {name}"
     assert not layout_problems(page)
+    # A tile chosen: its places are lit on the trains, and every train button is a 44 px target.
+    page.click(f'[data-tile="{page.several}"]')
+    page.wait_for_selector(".train-place")
+    targets = page.evaluate(TARGETS_JS)
+    assert targets and [t for t in targets if min(t["wide"], t["tall"]) < 44] == [], targets
     assert not js_errors
 
 

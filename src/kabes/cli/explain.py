@@ -1,21 +1,24 @@
 """The engine's explanation of a hand, in the terminal's words.
 
 After every hand the engine says, step by step, how its points follow from the pips left
-(:mod:`kabes.explain`: stable codes and their facts, listed in docs/rules.md). This module
-only words those steps, one sentence per step (a Mexican Train round's penalties in one line):
-the terminal never works points out itself, so whatever the engine decided is what it says.
-The sentences are the English catalog's (:mod:`kabes.words`, ``explain.<code>``, read through
-:func:`kabes.cli.words.say`); this module picks the entry and fills it from the facts.
-``WORDING`` words every code; ``ENDINGS`` says each named ending in a sentence, the first time
-it happens.
+(:mod:`kabes.explain`: stable codes and their facts, listed in docs/rules.md). How each step is
+told, which catalog entry words it and what fills its placeholders, is composed once for both
+clients in the web client's ``steps.js`` (read through :func:`kabes.words.steps`); this module
+only does what is the terminal's own: it reads the English catalog, its ``terminal.*`` entries
+first (the most precise entry it has), names seats and parties as :class:`Names` does ("you" in
+a sentence, "You" at its start), joins lists with "and", and shows a sum in full. ``ENDINGS``
+says each named ending in a sentence, the first time it happens.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
-from kabes.cli.words import Names, and_list, has_words, say, say_to
+from kabes import words
+from kabes.cli.words import Names, and_list, say
 from kabes.explain import Step
 
 ENDINGS: Mapping[str, str] = {
@@ -41,280 +44,131 @@ def endings_named(steps: Sequence[Step]) -> list[str]:
 
 
 def word_explanation(steps: Sequence[Step], names: Names) -> list[str]:
-    """The explanation's steps in sentences, in the engine's order."""
-    counts: Counts = next((s.facts["counts"] for s in steps if s.code == "counts"), None)
-    lines: list[str] = []
-    penalties: list[Facts] = []
-    for s in [*steps, None]:
-        if s is not None and s.code == "penalty_pips":
-            penalties.append(s.facts)
-            continue
-        if penalties:
-            lines.append(_penalties(penalties, names))
-            penalties = []
-        if s is not None:
-            lines.append(word_step(s, names, counts))
-    return lines
+    """The explanation's steps in sentences, in the engine's order (steps told as one, a
+    round's penalties, in one sentence)."""
+    telling = words.steps()
+    counts: Counts = next((s.facts[left] for s in steps
+                           if (left := telling.get(s.code, {}).get("pips_left"))), None)
+    told: list[Step] = []
+    for s in steps:
+        merge = telling.get(s.code, {}).get("merge")
+        if merge and told and told[-1].code == s.code:
+            told[-1].facts[merge].append(dict(s.facts))
+        else:
+            told.append(Step(s.code, {merge: [dict(s.facts)]} if merge else dict(s.facts)))
+    return [word_step(s, names, counts) for s in told]
 
 
 def word_step(s: Step, names: Names, counts: Counts = None) -> str:
-    """One step in a sentence (a code without wording says so rather than fail)."""
-    wording = WORDING.get(s.code)
-    if wording is None:
-        return f"({s.code})"
-    return wording(s.facts, names, counts)
+    """One step in a sentence (a code without words says so rather than fail)."""
+    telling: Mapping[str, Any] = words.steps().get(s.code, {})
+    merge = telling.get("merge")
+    facts = {merge: [dict(s.facts)]} if merge and merge not in s.facts else s.facts
+    if names.teams and "teams" in telling:
+        telling = telling["teams"]
+    teller = _Teller(names, counts, facts)
+    text = teller.phrase(f"explain.{s.code}", telling)
+    return _capital(text) if text else f"({s.code})"
 
 
-def _sum(values: Sequence[int], total: int | None = None) -> str:
-    total = sum(values) if total is None else total
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _sum(values: Sequence[int], total: int) -> str:
     if len(values) <= 1:
         return str(total)
     return " + ".join(map(str, values)) + f" = {total}"
 
 
-def _seats(seats: Sequence[int], names: Names) -> str:
-    return and_list([names.seat_in_text(s) for s in seats])
-
-
-def _parties(parties: Sequence[int], names: Names) -> str:
-    return and_list([names.party(p) for p in parties])
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _ending(name: str) -> str:
-    return say(f"ending.{name}")
-
-
-def _you(party: int, n: Names) -> bool:
-    """Whether a party takes the "you" form of a verb, as ``Names.party_says`` decides."""
-    return n.teams or party == n.viewer
-
-
-def _went_out(f: Facts, n: Names, _c: Counts) -> str:
-    return say_to("explain.went_out", f["seat"] == n.viewer, name=n.seat(f["seat"]),
-                  tile=f["tile"])
-
-
-def _blocked(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.blocked", name=n.seat_in_text(f["seat"]))
-
-
-def _round_blocked(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.round_blocked", name=n.seat_in_text(f["seat"]))
-
-
-def _capicu(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.capicu", tile=f["tile"], name=n.seat_in_text(f["seat"]))
-
-
-def _named(f: Facts, _n: Names, _c: Counts) -> str:
-    return say("explain.named", ending=_ending(f["name"]))
-
-
-def _counts(f: Facts, n: Names, _c: Counts) -> str:
-    counts: list[int] = f["counts"]
-    if n.teams:
-        held = [say("explain.counts.party", party=n.party(p),
-                    pips=_sum(_team(counts, p, n), f["totals"][p])) for p in (0, 1)]
-    else:
-        held = [say("explain.counts.seat", name=n.seat(s), pips=c) for s, c in enumerate(counts)]
-    return say("explain.counts", list=", ".join(held))
-
-
-def _team(counts: Sequence[int], party: int, n: Names) -> list[int]:
-    """A team's counts, in the order ``Names.party`` names its players."""
-    first = n.viewer if n.viewer is not None and n.viewer % 2 == party else party
-    return [counts[first], counts[(first + 2) % 4]]
-
-
-def _lower_total_wins(f: Facts, n: Names, _c: Counts) -> str:
-    key = "explain.lower_total_wins" + (".teams" if n.teams else "")
-    return say(key, party=n.party(f["party"]), total=f["totals"][f["party"]])
-
-
-def _tie_to_last_player(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.tie_to_last_player", total=f["total"], party=n.party(f["party"]))
-
-
-def _tie_nobody_scores(f: Facts, _n: Names, _c: Counts) -> str:
-    return say("explain.tie_nobody_scores", total=f["total"])
-
-
-def _blocker_wins_block(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.blocker_wins_block", party=n.party(f["party"]))
-
-
-def _scores_pips(f: Facts, n: Names, c: Counts) -> str:
-    seats: list[int] = f["seats"]
-    rule = f.get("rule")
-    what = {
-        None: "explain.scores_pips.what.opponents",
-        "all_hands": "explain.scores_pips.what.all_hands" + (".teams" if n.teams else ""),
-        "losers_only": "explain.scores_pips.what.losers_only",
-    }.get(rule, "explain.scores_pips.what")
-    shown = _sum([c[s] for s in seats], f["pips"]) if c is not None else str(f["pips"])
-    return say_to("explain.scores_pips", _you(f["party"], n), party=n.party(f["party"]),
-                  what=say(what), pips=shown)
-
-
-def _capicu_bonus(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.capicu_bonus", party=n.party(f["party"]), bonus=f["bonus"])
-
-
-def _lowest_hand_wins(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.lowest_hand_wins", name=n.seat_in_text(f["seat"]), count=f["count"])
-
-
-def _tie_blocker_wins(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.tie_blocker_wins", names=_cap(_seats(f["seats"], n)), count=f["count"],
-               blocker=n.seat_in_text(f["blocker"]), name=n.seat_in_text(f["seat"]))
-
-
-def _tie_first_after_blocker(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.tie_first_after_blocker", names=_cap(_seats(f["seats"], n)),
-               count=f["count"], blocker=n.seat_in_text(f["blocker"]),
-               name=n.seat_in_text(f["seat"]))
-
-
-def _tie_across_teams_blocker(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.tie_across_teams_blocker", count=f["count"],
-               names=_seats(f["seats"], n), party=n.party(f["party"]))
-
-
-def _winner_points(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.winner_points", ending=_ending(f["name"]), points=f["points"],
-               party=n.party(f["party"]))
-
-
-def _losing_team_reset(f: Facts, n: Names, _c: Counts) -> str:
-    key = "explain.losing_team_reset" + (".from" if f["score_before"] else "")
-    return say_to(key, _you(f["party"], n), party=n.party(f["party"]), before=f["score_before"])
-
-
-def _penalty_to_highest(f: Facts, n: Names, _c: Counts) -> str:
-    return say_to("explain.penalty_to_highest", f["seat"] == n.viewer,
-                  name=n.seat_in_text(f["seat"]), count=f["count"], points=f["points"],
-                  ending=_ending(f["name"]))
-
-
-def _penalty_tie(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.penalty_tie_first_after_winner", names=_cap(_seats(f["seats"], n)),
-               count=f["count"], winner=n.seat_in_text(f["winner"]),
-               name=n.seat_in_text(f["seat"]))
-
-
-def _fewest_pips(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.fewest_pips", names=_seats(f["seats"], n), pips=f["pips"])
-
-
-def _nobody_wins(_f: Facts, _n: Names, _c: Counts) -> str:
-    return say("explain.nobody_wins")
-
-
-def _double_blank_50(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.double_blank_50", points=f["points"], name=n.seat_in_text(f["seat"]))
-
-
-def _penalties(steps: Sequence[Facts], n: Names) -> str:
-    each = [say("explain.penalty_pips.seat", name=n.seat(f["seat"]), points=f["points"])
-            for f in steps]
-    return say("explain.penalty_pips", list=", ".join(each))
-
-
-def _penalty_pips(f: Facts, n: Names, _c: Counts) -> str:
-    return _penalties([f], n)
-
-
-def _next_leader(f: Facts, n: Names, _c: Counts) -> str:
-    rule = f["rule"]
-    if rule == "engine_double":
-        return say("explain.next_leader.engine_double", double=f["double"])
-    why = f"explain.next_leader.why.{rule}"
-    if rule == "team_lower_hand" and f.get("tie"):
-        why += ".tie"
-    previous = n.seat_in_text(f["previous"]) if "previous" in f else ""
-    reason = say(why, previous=previous) if has_words(why) else ""
-    return say_to("explain.next_leader", f["seat"] == n.viewer, name=n.seat(f["seat"]),
-                  why=reason)
-
-
-def _target_reached(f: Facts, n: Names, _c: Counts) -> str:
-    return say_to("explain.target_reached", _you(f["party"], n), party=n.party(f["party"]),
-                  score=f["score"], target=f["target"])
-
-
-def _lowest_total(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.lowest_total", names=_parties(f["parties"], n), total=f["total"])
-
-
-def _highest_score(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.highest_score", names=_parties(f["parties"], n), score=f["score"])
-
-
-def _wa_tie_hand_wins(f: Facts, n: Names, _c: Counts) -> str:
-    won = [say("explain.wa_tie_hand_wins.seat", name=n.seat_in_text(s), wins=w)
-           for s, w in zip(f["seats"], f["hand_wins"], strict=True)]
-    return say("explain.wa_tie_hand_wins", list=", ".join(won))
-
-
-def _wa_shared(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.wa_shared", names=_seats(f["seats"], n))
-
-
-def _wa(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.wa", names=_seats(f["seats"], n), total=f["total"])
-
-
-def _match_won(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.match_won", names=_parties(f["winners"], n))
-
-
-def _kochon(f: Facts, n: Names, _c: Counts) -> str:
-    return say("explain.kochon", names=_cap(_parties(f["winners"], n)),
-               losers=_parties(f["at_zero"], n))
-
-
-def _finished_by_host(_f: Facts, _n: Names, _c: Counts) -> str:
-    return say("explain.finished_by_host")
-
-
-WORDING: dict[str, Callable[[Facts, Names, Counts], str]] = {
-    "went_out": _went_out,
-    "blocked": _blocked,
-    "round_blocked": _round_blocked,
-    "capicu": _capicu,
-    "named": _named,
-    "counts": _counts,
-    "lower_total_wins": _lower_total_wins,
-    "tie_to_last_player": _tie_to_last_player,
-    "tie_nobody_scores": _tie_nobody_scores,
-    "blocker_wins_block": _blocker_wins_block,
-    "scores_pips": _scores_pips,
-    "capicu_bonus": _capicu_bonus,
-    "lowest_hand_wins": _lowest_hand_wins,
-    "tie_blocker_wins": _tie_blocker_wins,
-    "tie_first_after_blocker": _tie_first_after_blocker,
-    "tie_across_teams_blocker": _tie_across_teams_blocker,
-    "winner_points": _winner_points,
-    "losing_team_reset": _losing_team_reset,
-    "penalty_to_highest": _penalty_to_highest,
-    "penalty_tie_first_after_winner": _penalty_tie,
-    "fewest_pips": _fewest_pips,
-    "nobody_wins": _nobody_wins,
-    "double_blank_50": _double_blank_50,
-    "penalty_pips": _penalty_pips,
-    "next_leader": _next_leader,
-    "target_reached": _target_reached,
-    "lowest_total": _lowest_total,
-    "highest_score": _highest_score,
-    "wa_tie_hand_wins": _wa_tie_hand_wins,
-    "wa_shared": _wa_shared,
-    "wa": _wa,
-    "match_won": _match_won,
-    "kochon": _kochon,
-    "finished_by_host": _finished_by_host,
-}
-"""A sentence for every code of kabes.explain, from its facts."""
+@dataclass(frozen=True)
+class _Teller:
+    """One step told to one reader: its facts, how the reader names the table, the counts."""
+
+    names: Names
+    counts: Counts
+    facts: Facts
+
+    def entry(self, key: str, refine: Sequence[str]) -> str | None:
+        """The most precise entry for ``key`` the terminal reads: its own (``terminal.``)
+        first, then the shared one, each from the most refined form down."""
+        suffixes = [s for s in (self.suffix(r) for r in refine) if s]
+        forms = [".".join([key, *chosen]) for n in range(len(suffixes), -1, -1)
+                 for chosen in combinations(suffixes, n)]
+        return next((k for k in [words.TERMINAL + f for f in forms] + forms if words.has(k)),
+                    None)
+
+    def suffix(self, refine: str) -> str | None:
+        """What one refinement adds to the entry's key here, if it applies."""
+        if refine == "teams":
+            return "teams" if self.names.teams else None
+        if refine.startswith("you:"):
+            who = self.facts.get(refine[4:])
+            if refine == "you:party" and self.names.teams:
+                return "you"
+            return "you" if who is not None and who == self.names.viewer else None
+        fact, _, suffix = refine.partition("?")
+        value = self.facts.get(fact)
+        if suffix:
+            return suffix if value else None
+        return None if value is None else str(value)
+
+    def phrase(self, key: str, telling: Mapping[str, Any], item: Any = None,
+               index: int | None = None) -> str:
+        """An entry worded, its placeholders filled (only those its text has); "" if the
+        terminal has no words for it."""
+        found = self.entry(key, telling.get("refine", ()))
+        if found is None:
+            return ""
+        params: Mapping[str, Any] = telling.get("params", {})
+        needed = words.placeholders(words.catalog(words.ENGLISH)[found]) & set(params)
+        return words.word(found, words.ENGLISH,
+                          **{p: self.value(params[p], item, index) for p in needed})
+
+    def value(self, source: Any, item: Any, index: int | None) -> Any:
+        """A placeholder's value: a phrase, a list, or a path into the facts with its kind."""
+        if isinstance(source, Mapping) and "each" in source:
+            items = self.path(source["each"], item, index)
+            return say("list.items").join(
+                _capital(self.phrase(source["key"], source, each, i)) for i, each in
+                enumerate(items))
+        if isinstance(source, Mapping):
+            return self.phrase(source["key"], source, item, index)
+        kind, _, path = source.rpartition(":")
+        if kind == "sum":
+            seats, total = path.split("=")
+            shown = self.path(total, item, index)
+            if self.counts is None:
+                return str(shown)
+            return _sum([self.counts[s] for s in self.path(seats, item, index)], shown)
+        value = self.path(path, item, index)
+        n = self.names
+        if kind == "seat":
+            return "" if value is None else n.seat_in_text(value)
+        if kind == "seats":
+            return and_list([n.seat_in_text(s) for s in value])
+        if kind == "party":
+            return n.party(value)
+        if kind == "parties":
+            return and_list([n.party(p) for p in value])
+        if kind == "ending":
+            return say(f"ending.{value}")
+        if kind == "team_sum":
+            first = n.viewer if n.viewer is not None and n.viewer % 2 == value else value
+            seats = [first, (first + 2) % 4]
+            counts = self.counts if self.counts is not None else self.facts["counts"]
+            return _sum([counts[s] for s in seats], self.facts["totals"][value])
+        return value
+
+    def path(self, path: str, item: Any, index: int | None) -> Any:
+        """A path into the facts: ``tile``, ``totals[party]``, ``@``, ``@seat``, ``#``,
+        ``hand_wins[#]``."""
+        if path == "#":
+            return index
+        if path.startswith("@"):
+            return item if path == "@" else item.get(path[1:])
+        name, _, at = path.partition("[")
+        value = self.facts.get(name)
+        if at and value is not None:
+            value = value[self.path(at.rstrip("]"), item, index)]
+        return value

@@ -5,18 +5,28 @@ one import at a time: app.js, then the modules it imports, then theirs, and only
 have all run, the words (``languages.json``, then a catalog). On a phone on 3G each of those
 steps is a round trip of 300 ms or more. The server knows the whole graph, so the page it
 serves names it: a ``<link rel="modulepreload">`` for every module the page's entry imports,
-directly or not, and a ``<link rel="preload" as="fetch">`` for the list of languages and the
-catalogs the page will load (English, always loaded as the fallback, and the first language
-of the browser's ``Accept-Language`` that Kabès speaks, as i18n.js's ``preferredLang``
-picks it), and for a link to a table, the table's summary. Everything then comes at once,
-right after the HTML.
+directly or not, and a ``<link rel="preload" as="fetch">`` for the catalogs the page will
+load (English, always loaded as the fallback, and the first language of the browser's
+``Accept-Language`` that Kabès speaks, as i18n.js's ``preferredLang`` picks it), and for a
+link to a table, the table's summary. Everything then comes at once, right after the HTML.
+The list of languages itself is written in the head (``<meta name="kabes-languages">``, read
+by i18n.js), a request fewer: over HTTP/1.1 a browser asks at most six at a time, so on 3G
+every request, however small, costs about a sixth of a round trip.
 
 The graph is read from the modules themselves (their static ``import ... from "./x.js"``),
 so it never goes stale: a module added to the client is preloaded without a line here.
 Every page is loaded by app.js with ``import()`` when first opened, so a first visit to home
 does not pay for the table's modules: the page at a path (pages.js, the client's one list of
 pages, read here as it is there) also preloads that page's graph. A module a page imports
-with ``import()`` only when it needs it (a table's results, its review) is not preloaded.
+with ``import()`` only when it needs it (a table's results, its review) is not preloaded. A
+page with a stylesheet of its own (pages.js: ``style``, the lessons' and the tournaments') has
+it in its head after app.css.
+
+The head names them in the order they are needed, since on a slow network they arrive about
+in that order: app.js's graph; the graph of the page's ``starts`` module (pages.js: what
+app.js runs before the page's own modules arrive) and, for a table, its summary, so that its
+socket opens while the rest downloads; the catalogs; the welcome (app.js's own ``import()``:
+the first screen of a visitor not yet named, on any path); then the page's graph.
 
 The graph and each page are computed once per process (the files do not change while it
 runs; a developer editing a module restarts the server to preload the new graph, and the page
@@ -25,6 +35,7 @@ works meanwhile, only a little slower).
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import dataclass
@@ -44,6 +55,8 @@ PAGES_JSON = re.compile(r"\bPAGES\s*=\s*(\[.*?\n\]);", re.DOTALL)
 DYNAMIC = re.compile(r'\bimport\(\s*"\./([\w.-]+\.js)"\s*\)')
 """A dynamic import of a module of the same folder, named in full."""
 ENTRY = "app.js"
+LANGUAGES_META = "kabes-languages"
+"""The name of the head's ``<meta>`` holding languages.json (code to name, in order)."""
 TABLE_PATH = re.compile(r"/t/([A-Za-z0-9_-]{1,32})/?")
 """A link to a table, as app.js reads it: its page starts by asking for the table's summary
 (``GET /api/tables/CODE``), which the page's head asks for at once."""
@@ -74,6 +87,10 @@ class Page:
     module: str
     pattern: re.Pattern[str]
     """What a path of this page is, as app.js's ``pageAt`` matches it."""
+    starts: str | None = None
+    """The module app.js runs before the page's own modules arrive (a table's socket.js)."""
+    style: str | None = None
+    """The page's own stylesheet besides app.css (the lessons', the tournaments')."""
 
 
 def read_pages(folder: Path) -> list[Page]:
@@ -86,21 +103,31 @@ def read_pages(folder: Path) -> list[Page]:
         part = f"[{entry.get('part', 'A-Za-z0-9_-')}]+"
         source = re.sub(r"\\\{\w+\\\}", part.replace("\\", r"\\"), re.escape(entry["path"]))
         pattern = re.compile("/" if source == "/" else f"{source}/?")
-        pages.append(Page(entry["path"], entry["module"], pattern))
+        pages.append(Page(entry["path"], entry["module"], pattern, entry.get("starts"),
+                          entry.get("style")))
     return pages
 
 
+def page_at(pages: list[Page], path: str) -> Page:
+    """The page at ``path`` (home, the first page, for any path no page has)."""
+    return next((p for p in pages if p.pattern.fullmatch(path)), pages[0])
+
+
 def page_entry(pages: list[Page], path: str) -> str:
-    """The module app.js loads with ``import()`` for the page at ``path`` (home, the first
-    page, for any path no page has)."""
-    return next((p.module for p in pages if p.pattern.fullmatch(path)), pages[0].module)
+    """The module app.js loads with ``import()`` for the page at ``path``."""
+    return page_at(pages, path).module
+
+
+def dynamic(folder: Path, module: str) -> list[str]:
+    """The modules ``module`` loads with ``import("./x.js")`` written in full."""
+    return [m.group(1) for m in DYNAMIC.finditer((folder / module).read_text(encoding="utf-8"))]
 
 
 def reachable(folder: Path) -> list[str]:
     """Every module the client may run: app.js's graph and every page's, following dynamic
     imports too (what sw.js caches, found the same way)."""
     seen: list[str] = []
-    todo = [ENTRY, PAGES] + [p.module for p in read_pages(folder)]
+    todo = [ENTRY, PAGES] + [m for p in read_pages(folder) for m in (p.starts, p.module) if m]
     while todo:
         name = todo.pop(0)
         if name in seen or not (folder / name).is_file():
@@ -112,10 +139,19 @@ def reachable(folder: Path) -> list[str]:
     return seen
 
 
-def _modules(folder: Path, entry: str) -> list[str]:
-    modules = imports(folder, ENTRY)
-    modules += [m for m in imports(folder, entry) if m not in modules]
-    return modules
+def head_modules(folder: Path, page: Page) -> tuple[list[str], list[str], list[str], list[str]]:
+    """The modules a first visit to ``page`` needs, each once, in the head's four groups:
+    app.js's graph, the graph of the page's ``starts``, the welcome's (app.js's own
+    ``import()``), the page's."""
+    groups: list[list[str]] = []
+    seen: set[str] = set()
+    for graph in (imports(folder, ENTRY),
+                  imports(folder, page.starts) if page.starts else [],
+                  [m for first in dynamic(folder, ENTRY) for m in imports(folder, first)],
+                  imports(folder, page.module)):
+        groups.append([m for m in dict.fromkeys(graph) if m not in seen])
+        seen.update(graph)
+    return groups[0], groups[1], groups[2], groups[3]
 
 
 def language(accept: str, languages: list[str]) -> str:
@@ -146,32 +182,44 @@ class Pages:
     def __init__(self, web: Path, catalogs: Path) -> None:
         self.web = web
         self.template = (web / "index.html").read_text(encoding="utf-8")
-        self.languages = list(json.loads(
-            (catalogs / "languages.json").read_text(encoding="utf-8")))
+        names = json.loads((catalogs / "languages.json").read_text(encoding="utf-8"))
+        self.languages = list(names)
+        listed = html.escape(json.dumps(names, ensure_ascii=False), quote=False)
+        listed = listed.replace("'", "&#39;")
+        self.meta = f"<meta name=\"{LANGUAGES_META}\" content='{listed}'>\n  "
+        """The list of languages, written in the head (i18n.js reads it there)."""
         self.pages = read_pages(web)
         self.paths = [page.path for page in self.pages]
         """The paths the server answers with the page (FastAPI's syntax, as pages.js)."""
 
     def html(self, path: str, accept_language: str) -> bytes:
         """The page at ``path`` for a browser that sends ``accept_language``."""
-        page = self._html(page_entry(self.pages, path), language(accept_language, self.languages))
+        before, after = self._html(page_at(self.pages, path),
+                                   language(accept_language, self.languages))
         table = TABLE_PATH.fullmatch(path)
         if table is None:
-            return page
-        link = (f'<link rel="preload" href="/api/tables/{table.group(1)}" as="fetch" '
-                'crossorigin="anonymous">\n  ').encode()
-        at = page.find(b'<script type="module"')
-        return page[:at] + link + page[at:]
+            return before + after
+        return before + _fetch(f"/api/tables/{table.group(1)}").encode() + after
 
     @cache  # noqa: B019 (one Pages per app, kept as long as the app)
-    def _html(self, entry: str, lang: str) -> bytes:
-        modules = _modules(self.web, entry)
-        links = [f'<link rel="modulepreload" href="{STATIC}{m}">' for m in modules]
-        words = ["languages.json", "en.json"] + ([f"{lang}.json"] if lang != "en" else [])
-        links += [f'<link rel="preload" href="{WORDS}{w}" as="fetch" crossorigin="anonymous">'
-                  for w in words]
+    def _html(self, page: Page, lang: str) -> tuple[bytes, bytes]:
+        """The page up to where a table's summary is named, and the rest."""
+        app, starts, welcome, own = head_modules(self.web, page)
+        words = ["en.json"] + ([f"{lang}.json"] if lang != "en" else [])
+        sheet = [f'<link rel="stylesheet" href="{STATIC}{page.style}">\n  '] if page.style else []
+        before = sheet + [self.meta] + [_module(m) for m in app + starts]
+        after = ([_fetch(f"{WORDS}{w}") for w in words]
+                 + [_module(m) for m in welcome + own])
         at = self.template.find('<script type="module"')
         if at < 0:
             at = self.template.find("</head>")
-        head = "\n  ".join(links) + "\n  "
-        return (self.template[:at] + head + self.template[at:]).encode()
+        return ((self.template[:at] + "".join(before)).encode(),
+                ("".join(after) + self.template[at:]).encode())
+
+
+def _module(name: str) -> str:
+    return f'<link rel="modulepreload" href="{STATIC}{name}">\n  '
+
+
+def _fetch(href: str) -> str:
+    return f'<link rel="preload" href="{href}" as="fetch" crossorigin="anonymous">\n  '

@@ -83,3 +83,19 @@ export function variantCatalog() {
 export function variants() {
   return variantCatalog().then((d) => d.variants);
 }
+
+/** A new table with the settings of the table `s` (its summary): its variant and seats, the
+ * options its variant has, its computers. */
+export async function newTableLike(s) {
+  const list = await variants();
+  const spec = list.find((v) => v.id === s.variant)?.options?.[String(s.players)] || {};
+  const options = {};
+  for (const name of Object.keys(spec)) if (s.options?.[name] !== undefined && s.options[name] !== null) options[name] = s.options[name];
+  const computers = {};
+  s.seats.forEach((x, i) => {
+    if (x && x.kind === "computer") computers[String(i)] = x.level;
+  });
+  const body = { variant: s.variant, players: s.players, options };
+  if (Object.keys(computers).length) body.computers = computers;
+  return api.newTable(body);
+}

@@ -8,15 +8,17 @@ import { clear, h } from "./dom.js";
 import { onLangChange, preferredLang, setLang, t } from "./i18n.js";
 import { pageAt, PAGES } from "./pages.js";
 import { store } from "./store.js";
-import { welcomePage } from "./welcome.js";
 
 // Each page is loaded when first opened (pages.js lists them): a first visit to home on a slow
 // phone fetches only what home needs, a table only what a table needs (the server preloads
-// each page's modules: server/pages.py).
+// each page's modules: server/pages.py). The welcome too: a player already named never runs it.
+// A page may start something before its modules arrive (pages.js: "starts", run at the first
+// route): a table asks for its summary and opens its socket while they download.
 
 const root = document.getElementById("app");
 let leave = null;
 let serial = 0;
+let starting = null;
 
 const nav = {
   go(path) {
@@ -36,6 +38,23 @@ function title(page, parts) {
   return `Kabès · ${named ? parts[named[1]] : t(page.title)}`;
 }
 
+/** A page's own stylesheet (pages.js: "style"), added to the head once; resolves once it is in
+ * (the server's head names it on a first visit to the page). */
+function style(name) {
+  if (!name) return null;
+  const href = `/static/${name}`;
+  let link = document.head.querySelector(`link[rel=stylesheet][href="${href}"]`);
+  if (link?.sheet) return null;
+  if (!link) {
+    link = h("link", { rel: "stylesheet", href });
+    document.head.append(link);
+  }
+  return new Promise((done) => {
+    link.addEventListener("load", done, { once: true });
+    link.addEventListener("error", done, { once: true });
+  });
+}
+
 async function route() {
   serial += 1;
   const mine = serial;
@@ -46,11 +65,14 @@ async function route() {
   document.querySelector(".conn-banner")?.remove();
   const { page, parts } = current();
   if (!store.identity()) {
-    welcomePage(root, { joining: !!page.joining, done: () => route() });
+    const { welcomePage } = await import("./welcome.js");
+    if (mine === serial) welcomePage(root, { joining: !!page.joining, done: () => route() });
     return;
   }
+  if (starting && !page.starts) starting.then((m) => m.take(null), () => {});
+  starting = null;
   document.title = title(page, parts);
-  const module = await import(`./${page.module}`);
+  const [module] = await Promise.all([import(`./${page.module}`), style(page.style)]);
   const stop = await module[page.page](root, ...Object.values(parts), nav);
   if (typeof stop !== "function") return;
   if (mine === serial) leave = stop;
@@ -58,6 +80,11 @@ async function route() {
 }
 
 async function boot() {
+  const { page, parts } = current();
+  if (page.starts && store.identity()) {
+    starting = import(`./${page.starts}`);
+    starting.then((m) => m.start(...Object.values(parts)), () => {});
+  }
   try {
     await setLang(preferredLang(store.lang()));
   } catch {

@@ -3,11 +3,14 @@
 // refused (the socket error's reason and facts). The client never works points or refusals
 // out itself: each code has its words in the language's catalog (kabes/words/catalogs, the
 // same files the terminal reads), "explain.<code>" or "refuse.<reason>", filled from the
-// facts; a refusal without its own key falls back to the error code's words. This module
-// holds no sentence of its own: only which entry to read and the facts that fill it.
+// facts; a refusal without its own key falls back to the error code's words. Which entry tells
+// a step and what fills it is composed once, for the terminal too, in steps.js: this module
+// only names the seats and parties, joins the lists and adds the sums, in the page's language.
+// It holds no sentence of its own.
 
 import { errorText, has, lang, t } from "./i18n.js";
-import { inTeams, parties as teamsOf, partyName, partySeats, seatName } from "./names.js";
+import { inTeams, partyName, partySeats, seatName } from "./names.js";
+import { STEPS } from "./steps.js";
 
 /** "a, b and c" in the page's language: the browser's own list words where it knows the
  * language, else the catalog's "list.and". */
@@ -26,135 +29,106 @@ function sum(values, total) {
   return values.length > 1 ? `${values.join(" + ")} = ${total}` : String(total);
 }
 
-/** One step in a sentence; a code the page has no words for is left out. */
-function stepText(view, table, step, counts) {
-  const f = step.facts || {};
-  const seat = (s) => seatName(table, s, view.seat);
-  const party = (p) => partyName(view, table, p);
-  const seats = (list_) => list(list_.map(seat));
-  const parties = (list_) => list(list_.map(party));
-  const ending = (name) => (has(`ending.${name}`) ? t(`ending.${name}`) : name);
-  let key = `explain.${step.code}`;
-  let params = {};
-  switch (step.code) {
-    case "went_out":
-    case "capicu":
-      params = { name: seat(f.seat), tile: f.tile };
-      break;
-    case "blocked":
-    case "round_blocked":
-      params = { name: seat(f.seat) };
-      break;
-    case "named":
-      key = `explain.named.${f.name}`;
-      break;
-    case "counts": {
-      const held = inTeams(view)
-        ? teamsOf(view).map((p) => `${party(p)} ${sum(partySeats(view, p).map((s) => f.counts[s]), f.totals[p])}`)
-        : f.counts.map((c, s) => `${seat(s)} ${c}`);
-      params = { list: held.join(" · ") };
-      break;
-    }
-    case "lower_total_wins":
-      params = { party: party(f.party), total: f.totals[f.party] };
-      break;
-    case "tie_to_last_player":
-      params = { party: party(f.party), total: f.total };
-      break;
-    case "tie_nobody_scores":
-      params = { total: f.total };
-      break;
-    case "blocker_wins_block":
-      params = { party: party(f.party) };
-      break;
-    case "scores_pips":
-      if (f.rule) key = `explain.scores_pips.${f.rule}`;
-      params = { party: party(f.party), pips: counts ? sum(f.seats.map((s) => counts[s]), f.pips) : f.pips };
-      break;
-    case "capicu_bonus":
-      params = { party: party(f.party), bonus: f.bonus };
-      break;
-    case "lowest_hand_wins":
-      params = { name: seat(f.seat), count: f.count };
-      break;
-    case "tie_blocker_wins":
-    case "tie_first_after_blocker":
-      params = { names: seats(f.seats), count: f.count, name: seat(f.seat), blocker: seat(f.blocker) };
-      break;
-    case "tie_across_teams_blocker":
-      params = { names: seats(f.seats), count: f.count, party: party(f.party) };
-      break;
-    case "winner_points":
-      params = { ending: ending(f.name), party: party(f.party), points: f.points };
-      break;
-    case "losing_team_reset":
-      params = { party: party(f.party), before: f.score_before };
-      break;
-    case "penalty_to_highest":
-      params = { name: seat(f.seat), count: f.count, points: f.points, ending: ending(f.name) };
-      break;
-    case "penalty_tie_first_after_winner":
-      params = { names: seats(f.seats), count: f.count, winner: seat(f.winner), name: seat(f.seat) };
-      break;
-    case "fewest_pips":
-      params = { names: seats(f.seats), pips: f.pips };
-      break;
-    case "double_blank_50":
-      params = { name: seat(f.seat), points: f.points };
-      break;
-    case "penalty_pips":
-      params = { list: (f.list || [f]).map((p) => `${seat(p.seat)} +${p.points}`).join(" · ") };
-      break;
-    case "next_leader":
-      if (f.rule !== "rotation") key = `explain.next_leader.${f.rule}`;
-      params = { name: f.seat === null ? "" : seat(f.seat), previous: f.previous === undefined ? "" : seat(f.previous), double: f.double };
-      break;
-    case "target_reached":
-      params = { party: party(f.party), score: f.score, target: f.target };
-      break;
-    case "lowest_total":
-      params = { names: parties(f.parties), total: f.total };
-      break;
-    case "highest_score":
-      params = { names: parties(f.parties), score: f.score };
-      break;
-    case "wa_tie_hand_wins":
-      params = { list: f.seats.map((s, i) => `${seat(s)} ${f.hand_wins[i]}`).join(" · ") };
-      break;
-    case "wa_shared":
-      params = { names: seats(f.seats) };
-      break;
-    case "wa":
-      params = { names: seats(f.seats), total: f.total };
-      break;
-    case "match_won":
-      params = { names: parties(f.winners) };
-      break;
-    case "kochon":
-      params = { names: parties(f.winners), losers: parties(f.at_zero) };
-      break;
-    default:
-      break;
+/** Every choice of the suffixes, the most precise first (all of them, then all but one...),
+ * each in their order. */
+function choices(suffixes) {
+  const all = [[]];
+  for (const suffix of suffixes) for (const chosen of all.slice()) all.push([...chosen, suffix]);
+  return all.sort((a, b) => b.length - a.length);
+}
+
+/** One step told to the page's reader (steps.js says how): its facts, the view and table that
+ * name its seats and parties, the pips left per seat for sums shown in full. */
+class Teller {
+  constructor(view, table, facts, counts) {
+    Object.assign(this, { view, table, facts, counts });
   }
-  return has(key) ? t(key, params) : null;
+
+  /** The most precise entry the page's words have for `key`, refined as `refine` says. */
+  entry(key, refine = []) {
+    const suffixes = refine.map((r) => this.suffix(r)).filter((s) => s);
+    return choices(suffixes).map((chosen) => [key, ...chosen].join(".")).find((k) => has(k)) ?? null;
+  }
+
+  suffix(refine) {
+    const f = this.facts;
+    if (refine === "teams") return inTeams(this.view) ? "teams" : null;
+    if (refine.startsWith("you:")) {
+      if (refine === "you:party" && inTeams(this.view)) return "you";
+      const who = f[refine.slice(4)];
+      return who !== undefined && who !== null && who === this.view.seat ? "you" : null;
+    }
+    const [fact, suffix] = refine.split("?");
+    if (suffix) return f[fact] ? suffix : null;
+    return f[fact] === undefined || f[fact] === null ? null : String(f[fact]);
+  }
+
+  /** An entry in words, its placeholders filled (those its text has); null without words. */
+  phrase(key, telling, item, index) {
+    const found = this.entry(key, telling.refine);
+    if (!found) return null;
+    const params = {};
+    const wanted = telling.params || {};
+    for (const [, name] of t(found).matchAll(/\{(\w+)\}/g)) {
+      if (name in wanted) params[name] = this.value(wanted[name], item, index);
+    }
+    return t(found, params);
+  }
+
+  /** A placeholder's value: a list, a phrase, or a path into the facts with its kind. */
+  value(source, item, index) {
+    if (source.each) {
+      return (this.path(source.each, item, index) || []).map((x, i) => this.phrase(source.key, source, x, i)).join(t("list.items"));
+    }
+    if (source.key) return this.phrase(source.key, source, item, index) ?? "";
+    const colon = source.lastIndexOf(":");
+    const kind = source.slice(0, Math.max(colon, 0));
+    const path = source.slice(colon + 1);
+    const { view, table } = this;
+    const seat = (s) => (s === undefined || s === null ? "" : seatName(table, s, view.seat));
+    const party = (p) => partyName(view, table, p);
+    if (kind === "sum") {
+      const [seats, total] = path.split("=");
+      const shown = this.path(total, item, index);
+      return this.counts ? sum(this.path(seats, item, index).map((s) => this.counts[s]), shown) : shown;
+    }
+    const v = this.path(path, item, index);
+    if (kind === "seat") return seat(v);
+    if (kind === "seats") return list(v.map(seat));
+    if (kind === "party") return party(v);
+    if (kind === "parties") return list(v.map(party));
+    if (kind === "ending") return has(`ending.${v}`) ? t(`ending.${v}`) : v;
+    if (kind === "team_sum") return sum(partySeats(view, v).map((s) => (this.counts || this.facts.counts)[s]), this.facts.totals[v]);
+    return v;
+  }
+
+  /** A path into the facts: "tile", "totals[party]", "@", "@seat", "#", "hand_wins[#]". */
+  path(path, item, index) {
+    if (path === "#") return index;
+    if (path.startsWith("@")) return path === "@" ? item : item?.[path.slice(1)];
+    const [name, at] = path.split("[");
+    const value = this.facts[name];
+    return at ? value?.[this.path(at.slice(0, -1), item, index)] : value;
+  }
 }
 
 /** How the points were counted: the explanation's steps in sentences, in the engine's order
- * (a Mexican Train round's penalties in one sentence). */
+ * (steps told as one, a Mexican Train round's penalties, in one sentence); a code the page has
+ * no words for is left out. */
 export function explanationLines(view, table, steps) {
-  const counts = steps.find((s) => s.code === "counts")?.facts?.counts;
-  const merged = [];
+  const counts = steps.map((s) => s.facts?.[STEPS[s.code]?.pips_left]).find((c) => c);
+  const told = [];
   for (const step of steps) {
-    const prev = merged[merged.length - 1];
-    if (step.code === "penalty_pips" && prev?.code === "penalty_pips") {
-      prev.facts.list.push(step.facts);
-    } else if (step.code === "penalty_pips") {
-      merged.push({ code: step.code, facts: { list: [step.facts] } });
-    } else {
-      merged.push(step);
-    }
+    const merge = STEPS[step.code]?.merge;
+    const prev = told[told.length - 1];
+    if (merge && prev?.code === step.code) prev.facts[merge].push(step.facts);
+    else told.push(merge ? { code: step.code, facts: { [merge]: [step.facts] } } : step);
   }
-  return merged.map((s) => stepText(view, table, s, counts)).filter((line) => line);
+  return told.map((step) => {
+    let telling = STEPS[step.code] || {};
+    if (telling.teams && inTeams(view)) telling = telling.teams;
+    return new Teller(view, table, step.facts || {}, counts).phrase(`explain.${step.code}`, telling);
+  }).filter((line) => line);
 }
 
 /** A train named in the middle of a sentence ("your train", "Mireille’s train"). */

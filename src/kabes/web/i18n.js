@@ -1,13 +1,23 @@
 // i18n.js — the page's words. One catalog per language under /static/i18n/ (the terminal
 // reads the same files: kabes/words/catalogs), all with the same keys, and the one list of
-// languages, /static/i18n/languages.json. t(key, params) returns the text with {name}
-// placeholders filled; a missing key falls back to English, then to the key itself (and is
-// reported in the console). setLang() loads a language, sets <html lang> and tells every
-// listener (onLangChange).
+// languages, /static/i18n/languages.json (which the server also writes in the page's head).
+// t(key, params) returns the text with {name} placeholders filled; a missing key falls back to
+// English, then to the key itself (and is reported in the console). setLang() loads a
+// language, sets <html lang> and tells every listener (onLangChange).
+
+/** The list of languages as the server wrote it in the page's head (server/pages.py: on 3G a
+ * request fewer), else null. */
+function written() {
+  try {
+    return JSON.parse(document.querySelector('meta[name="kabes-languages"]')?.content ?? "null");
+  } catch {
+    return null;
+  }
+}
 
 /** Each language's name in itself, in the order the picker offers them (English alone when
  * the list cannot be had). */
-export const LANG_NAMES = await fetch("/static/i18n/languages.json")
+export const LANG_NAMES = written() ?? await fetch("/static/i18n/languages.json")
   .then((r) => (r.ok ? r.json() : Promise.reject(new Error("no languages.json"))))
   .catch(() => ({ en: "English" }));
 /** The languages' codes, in the picker's order. */

@@ -1,14 +1,12 @@
 // link.js — one player on every phone (PROTOCOL.md, "One player on every phone"). On a phone
 // already playing: "Use Kabès on another phone" (data-action="link-device") asks the server
 // for a 6-digit code (POST /api/me/link) and shows it big, to read aloud, with the time it
-// still works and a new one once it has run out. On the other phone, the welcome screen's
-// linkForm() takes the code instead of a name (data-action="link", POST /api/link) and keeps
-// the new token as this device's player: the same name, the same matches.
+// still works and a new one once it has run out. On the other phone, the welcome screen
+// (welcome.js) takes the code instead of a name.
 
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, t } from "./i18n.js";
-import { store } from "./store.js";
 
 function minutes(s) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
@@ -61,44 +59,4 @@ export function linkDialog() {
   dialog.showModal();
   show();
   return dialog;
-}
-
-/** The welcome screen's other way in: a code from a phone already playing. done() is called
- * once the identity is stored. */
-export function linkForm(done) {
-  const error = h("p", { class: "error", role: "alert" });
-  const input = h("input", { id: "link-code", name: "link-code", type: "text", inputmode: "numeric", autocomplete: "one-time-code", maxlength: 12, pattern: "[0-9 ]*", enterkeyhint: "go",
-    oninput: () => (error.textContent = "") });
-  const button = h("button", { type: "submit", class: "primary", "data-action": "link" }, t("action.link"));
-  const form = h("form", {
-    id: "link-form",
-    hidden: true,
-    onsubmit: async (e) => {
-      e.preventDefault();
-      const code = input.value.replace(/[^0-9]/g, "");
-      if (!code) {
-        input.focus();
-        return;
-      }
-      button.disabled = true;
-      try {
-        const who = await api.link(code);
-        store.setIdentity({ player: who.player, name: who.name, token: who.token });
-        done();
-      } catch (err) {
-        error.textContent = err.code === "not_found" ? t("link.bad_code") : errorText(err.code, err.message);
-        button.disabled = false;
-      }
-    },
-  },
-    h("div", { class: "field" }, h("label", { for: "link-code" }, t("link.code_label")), input, h("p", { class: "hint-text" }, t("link.code_help"))),
-    error,
-    button);
-  const toggle = h("button", { type: "button", class: "link-toggle", "data-action": "have-code", "aria-expanded": "false", "aria-controls": "link-form",
-    onclick: () => {
-      form.hidden = !form.hidden;
-      toggle.setAttribute("aria-expanded", form.hidden ? "false" : "true");
-      if (!form.hidden) input.focus();
-    } }, t("link.have_code"));
-  return h("section", { class: "card link-form" }, toggle, form);
 }

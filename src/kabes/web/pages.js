@@ -7,16 +7,20 @@
 // What follows "PAGES =" is plain JSON, read as such by the server and the service worker.
 // "redraws": the page redraws itself when the language changes (others are drawn again).
 // "joining": the page of a link someone was sent (the welcome says so).
+// "starts": a module app.js runs (its start(), given the page's parts) as soon as it is in, before
+// the page's own modules arrive: a table's summary and socket go out while they download.
+// "style": the page's own stylesheet besides app.css (in its head on a first visit, else added
+// before it draws).
 // "part": the characters a "{name}" may hold, when not letters, digits, "_" and "-".
 
 export const PAGES = [
   {"path": "/", "module": "home.js", "page": "homePage", "title": null},
-  {"path": "/t/{code}", "module": "table.js", "page": "tablePage", "title": "{code}", "redraws": true, "joining": true},
+  {"path": "/t/{code}", "module": "table.js", "page": "tablePage", "title": "{code}", "redraws": true, "joining": true, "starts": "socket.js"},
   {"path": "/lobby", "module": "lobby.js", "page": "lobbyPage", "title": "lobby.title"},
-  {"path": "/learn", "module": "learn.js", "page": "learnPage", "title": "learn.title"},
-  {"path": "/learn/{lesson}", "module": "lesson.js", "page": "lessonPage", "title": null, "redraws": true, "part": "A-Za-z0-9_.-"},
-  {"path": "/c", "module": "tournaments.js", "page": "tournamentsPage", "title": "tour.tournaments"},
-  {"path": "/c/{tid}", "module": "tournament.js", "page": "tournamentPage", "title": "tour.tournament"}
+  {"path": "/learn", "module": "learn.js", "page": "learnPage", "title": "learn.title", "style": "learn.css"},
+  {"path": "/learn/{lesson}", "module": "lesson.js", "page": "lessonPage", "title": null, "redraws": true, "part": "A-Za-z0-9_.-", "style": "learn.css"},
+  {"path": "/c", "module": "tournaments.js", "page": "tournamentsPage", "title": "tour.tournaments", "style": "tournaments.css"},
+  {"path": "/c/{tid}", "module": "tournament.js", "page": "tournamentPage", "title": "tour.tournament", "style": "tournaments.css"}
 ];
 
 /** The page at pathname, and its parts ({name: value}), or null. */

@@ -1,11 +1,11 @@
 // phrases.js — the table's fixed phrases (PROTOCOL.md, "Phrases"): the list from GET
-// /api/phrases (each phrase in the six languages, fetched once), the speech-bubble button
-// beside the menu (data-action="say") opening the list in two columns ([data-phrase=ID]) with
+// /api/phrases (each phrase in the six languages, fetched once), the list the speech-bubble
+// button beside the menu (topbar.js's sayButton) opens, in two columns ([data-phrase=ID]), with
 // the switch that mutes the other players' phrases (kept on this device), and the bubbles of
 // the phrases said: each by its sayer's seat for a few seconds, in the reader's language.
 
 import { api } from "./api.js";
-import { clear, h, svg } from "./dom.js";
+import { clear, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { store } from "./store.js";
 
@@ -28,17 +28,6 @@ export function phraseList() {
 /** A phrase in the reader's language (English when it has no words in it). */
 export function phraseText(phrase) {
   return phrase.text[lang()] || phrase.text.en || phrase.id;
-}
-
-function bubbleIcon() {
-  return svg("svg", { viewBox: "0 0 24 24", width: 22, height: 22, "aria-hidden": "true", class: "bubble-icon" },
-    svg("path", { d: "M4 4h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H10l-5 4v-4H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z" }));
-}
-
-/** The button that opens the list; onSay(id) sends a phrase. */
-export function phraseButton(onSay, onMuted) {
-  return h("button", { type: "button", class: "icon-button", "data-action": "say", "aria-label": t("phrase.open"), "aria-haspopup": "dialog",
-    onclick: () => openPhrases(onSay, onMuted) }, bubbleIcon());
 }
 
 /** The list in a dialog: tapping a phrase says it and closes the list. */

@@ -6,6 +6,18 @@
 // "open" | "reconnecting" | "closed"), onRefused(code) when the server will not seat us.
 // A watcher's socket (watch: true) says hello with "watch": true and gets the table from no
 // seat; its only action is sync.
+//
+// A table's first socket opens before its page is ready. On a first visit the table's modules
+// take a second or two to download on 3G, and the page then needed round trips of its own (the
+// socket's handshake, hello and welcome, a start at a table against the computer) before it
+// could show the hand. So app.js runs start() as soon as this module is in (pages.js:
+// "starts"): the table's summary (which the page's head asked for) and, for a player seated
+// there, the socket's hello go out while the rest downloads; the table's page then takes both
+// (take()) and gets the socket's messages in their order. The rule of a table that starts at
+// once is here too, so that early socket and the page agree.
+
+import { api } from "./api.js";
+import { store } from "./store.js";
 
 // Closes after which reconnecting cannot help, with the refusal they stand for: not seated
 // (4401), no such table (4404), removed by the host (4403), and a fifth socket of this seat
@@ -146,4 +158,80 @@ export class TableSocket {
     if (this.ws) this.ws.close(1000);
     this.ws = null;
   }
+}
+
+/** The seat where `player` sits at the table of `summary`, else -1. */
+export function seatOf(summary, player) {
+  return summary.seats.findIndex((s) => s && s.kind === "person" && s.player === player);
+}
+
+/** Whether `seat` starts the table at once: it hosts a table still waiting where every other
+ * seat is a computer (nobody to wait for). */
+export function startsAtOnce(summary, seat) {
+  if (summary.status !== "waiting" || summary.host !== seat) return false;
+  const others = summary.seats.filter((x, i) => i !== seat);
+  return others.length > 0 && others.every((x) => x && x.kind === "computer");
+}
+
+/** A seat's socket opened before its page: its messages wait, in order, for the page. */
+class EarlySocket {
+  constructor(code, token) {
+    this.waiting = [];
+    this.handlers = null;
+    /** The id of the start this socket sent (a table against the computer), else null. */
+    this.started = null;
+    const pass = (name) => (arg) => {
+      if (this.handlers) this.handlers[name](arg);
+      else this.waiting.push([name, arg]);
+    };
+    this.socket = new TableSocket(code, token, {
+      onMessage: (msg) => {
+        if (!this.handlers && msg.type === "welcome" && startsAtOnce(msg.table, msg.seat)) {
+          this.started = this.socket.send("start");
+        }
+        pass("onMessage")(msg);
+      },
+      onStatus: pass("onStatus"),
+      onRefused: pass("onRefused"),
+    });
+    this.socket.connect();
+  }
+
+  /** The page's handlers from now on, after what came before them. */
+  hand(handlers) {
+    this.handlers = handlers;
+    for (const [name, arg] of this.waiting.splice(0)) handlers[name](arg);
+  }
+}
+
+let early = null;
+let taken = false;
+
+/** Ask for the table's summary and, when this device's player sits there, open the seat's
+ * socket. Only once, at the page's start; after take(), nothing. */
+export function start(code) {
+  const me = store.identity();
+  if (taken || early || !me) return;
+  early = { code, opened: api.table(code).then((summary) => {
+    const seat = seatOf(summary, me.player);
+    const seated = seat >= 0;
+    // What the page will show first, when not the table itself: a watcher's band, or the
+    // waiting room of a table that waits for people.
+    if (!seated && summary.watch && summary.status !== "waiting") import("./watching.js").catch(() => {});
+    else if (summary.status === "waiting" && !startsAtOnce(summary, seat)) import("./waiting.js").catch(() => {});
+    return { summary, socket: seated ? new EarlySocket(code, me.token) : null };
+  }) };
+  early.opened.catch(() => {});
+}
+
+/** What start() began for the table `code`: a promise of {summary, socket (an EarlySocket, or
+ * null when not seated)}; null when nothing was begun for it (the page asks for itself). What
+ * was begun for another table (the visitor went elsewhere first) is closed. */
+export function take(code) {
+  taken = true;
+  const found = early;
+  early = null;
+  if (found?.code === code) return found.opened;
+  found?.opened.then((o) => o.socket?.socket.close(), () => {});
+  return null;
 }

@@ -1,11 +1,11 @@
 // sw.js — the service worker, served at /sw.js so its scope is the whole site. It caches
 // the page's shell (HTML, styles, icons) when installed, every module the list of pages
-// (pages.js) reaches, and the words: the list of languages and every language's catalog, as
-// that list names them (so a new page, module or language needs no line here). It serves them network-first: online you always get the server's
-// files, offline (or on a dead network) the cached ones, so the app opens from a phone's
-// home screen. /api/ is never cached: the game state always comes from the server.
+// (pages.js) reaches and each page's own stylesheet, and the words: the list of languages and
+// every language's catalog, as that list names them (so a new page, module or language needs
+// no line here). It serves them network-first: online you always get the server's files,
+// offline (or on a dead network) the cached ones, so the app opens from a phone's home screen. /api/ is never cached: the game state always comes from the server.
 
-const CACHE = "kabes-shell-v6";
+const CACHE = "kabes-shell-v7";
 /** Where the server serves the catalogs (kabes/words/catalogs), as i18n.js reads them. */
 const WORDS = "/static/i18n/";
 const LANGUAGES = `${WORDS}languages.json`;
@@ -22,10 +22,12 @@ const SHELL = [
 const IMPORTS = /(?:\bfrom\s*|^\s*import\s*|\bimport\(\s*)"\.\/([\w.-]+\.js)"/gm;
 
 /** Every module of the client, into the cache: app.js, pages.js and each page it lists, and
- * whatever they import (statically or not), as the server finds them (server/pages.py). */
+ * whatever they import (statically or not), as the server finds them (server/pages.py); and
+ * each page's own stylesheet. */
 async function cacheModules(cache) {
   const list = await (await fetch(`${STATIC}pages.js`)).text();
   const pages = JSON.parse(list.match(/\bPAGES\s*=\s*(\[[\s\S]*?\n\]);/)[1]);
+  await cache.addAll([...new Set(pages.filter((p) => p.style).map((p) => `${STATIC}${p.style}`))]);
   const todo = ["app.js", "pages.js", ...pages.map((p) => p.module)];
   const seen = new Set();
   while (todo.length) {

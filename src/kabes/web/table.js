@@ -7,36 +7,31 @@
 // (summary.watch): the same page from no seat (watching.js), with no hand and no actions.
 // Seats say phrases (phrases.js); every socket sees them by the sayer's seat.
 
-import { api, ApiError, variants } from "./api.js";
+import { api, ApiError, newTableLike } from "./api.js";
 import { clear, h } from "./dom.js";
-import { refusalText } from "./explain.js";
 import { errorText, onLangChange, t, tileName } from "./i18n.js";
 import { Ring } from "./clock.js";
-import { langPicker } from "./langpick.js";
-import { linkDialog } from "./link.js";
 import { seatName, variantName } from "./names.js";
-import { Bubbles, phraseButton, phraseText } from "./phrases.js";
 import { PlayArea, placeLabel } from "./playarea.js";
-import { resultsPanel } from "./results.js";
-import { TableSocket } from "./socket.js";
+import { seatOf, startsAtOnce, TableSocket, take } from "./socket.js";
 import { store } from "./store.js";
-import { memoryAid, opponents, passesText, scoreLine, seatStrip } from "./tableview.js";
+import { memoryAid, opponents, passesText, scoreLine, seatStrip, watchersText } from "./tableview.js";
 import { tileKey } from "./tiles.js";
-import { tableBar, topBar, tournamentTag } from "./topbar.js";
-import { waitingRoom } from "./waiting.js";
-import { watchBand, watchersText } from "./watching.js";
+import { langPicker, sayButton, tableBar, tournamentTag } from "./topbar.js";
 
 /** Open the table page in root; returns a function that leaves it (closes the socket). */
 export async function tablePage(root, code, nav) {
   clear(root).append(h("p", { class: "loading" }, t("loading")));
   const me = store.identity();
   let summary;
+  let early = null;
   try {
-    summary = await api.table(code);
+    // What app.js started while this page's modules downloaded (socket.js), else asked now.
+    ({ summary, socket: early } = await (take(code) || api.table(code).then((s) => ({ summary: s, socket: null }))));
   } catch (e) {
     return problem(root, nav, e);
   }
-  let seat = summary.seats.findIndex((s) => s && s.kind === "person" && s.player === me.player);
+  let seat = seatOf(summary, me.player);
   if (seat < 0 && summary.watch && summary.status !== "waiting") seat = null;
   if (seat !== null && seat < 0) {
     try {
@@ -48,22 +43,22 @@ export async function tablePage(root, code, nav) {
       seat = null;
     }
   }
-  const controller = new TableController(root, code, seat, summary, nav, me);
+  const controller = new TableController(root, code, seat, summary, nav, me, early);
   controller.start();
   return () => controller.close();
 }
 
+/** Why the table cannot be opened: an ApiError, or a socket's refusal ({code}). */
 function problem(root, nav, e) {
-  const code = e instanceof ApiError ? e.code : "unknown";
   clear(root).append(h("section", { class: "problem card" },
     h("h1", {}, t("table.cannot_open")),
-    h("p", {}, errorText(code, e.message)),
+    h("p", {}, errorText(e.code || "unknown", e.message)),
     h("button", { type: "button", class: "primary", "data-action": "home", onclick: () => nav.go("/") }, t("action.home"))));
   return () => {};
 }
 
 class TableController {
-  constructor(root, code, seat, summary, nav, me) {
+  constructor(root, code, seat, summary, nav, me, early) {
     this.root = root;
     this.code = code;
     this.seat = seat;
@@ -80,38 +75,41 @@ class TableController {
     this.dismissed = new Set();
     this.showMemory = false;
     this.seatsOpen = false;
-    this.autoStarted = false;
     this.ring = new Ring(t("clock.label"));
-    this.bubbles = new Bubbles(() => this.placeBubbles());
+    this.bubbles = null;
     this.offLang = onLangChange(() => {
       this.mode = null;
       this.render();
     });
-    this.socket = this.openSocket(seat === null);
+    // A seat's socket opened before this page (socket.js) goes on; it may have started the table.
+    this.early = early;
+    this.starting = early?.started ?? null;
+    this.autoStarted = !!this.starting;
+    this.socket = early ? early.socket : this.openSocket(seat === null);
   }
 
   get watching() {
     return this.seat === null;
   }
 
+  get handlers() {
+    return { onMessage: (msg) => this.receive(msg), onStatus: (status) => this.connStatus(status), onRefused: (reason) => this.refused(reason) };
+  }
+
   openSocket(watch) {
-    return new TableSocket(this.code, this.me.token, {
-      onMessage: (msg) => this.receive(msg),
-      onStatus: (status) => this.connStatus(status),
-      onRefused: (reason) => this.refused(reason),
-      watch,
-    });
+    return new TableSocket(this.code, this.me.token, { ...this.handlers, watch });
   }
 
   start() {
     this.render();
-    this.socket.connect();
+    if (this.early) this.early.hand(this.handlers);
+    else this.socket.connect();
   }
 
   close() {
     this.closed = true;
     this.review?.close();
-    this.bubbles.close();
+    this.bubbles?.close();
     this.socket.close();
     this.offLang();
     this.resize?.disconnect();
@@ -147,11 +145,16 @@ class TableController {
       this.review.fail(msg.code, msg.message);
     } else if (msg.type === "error") {
       this.busy = null;
+      if (msg.id && msg.id === this.starting) {
+        this.startFailed = true;
+        this.render();
+      }
       if (msg.id && msg.id === this.playAgainId && msg.code === "bad_message") {
         this.playAgainByHand();
         return;
       }
-      this.say(refusalText(this.view, this.summary, msg));
+      const { view, summary } = this;
+      import("./explain.js").then((m) => this.say(m.refusalText(view, summary, msg)), () => this.say(errorText(msg.code, msg.message)));
       if (msg.code === "illegal_move" || msg.code === "not_your_turn") this.socket.send("sync");
     } else if (msg.type === "hint") {
       this.hint = msg;
@@ -163,12 +166,14 @@ class TableController {
 
   /** A phrase said at the table: its bubble by the seat, and its words for screen readers. */
   async heard(msg) {
+    const { Bubbles, phraseText } = await import("./phrases.js");
+    this.bubbles ??= new Bubbles(() => this.placeBubbles());
     const phrase = await this.bubbles.heard(msg, this.seat);
     if (phrase && this.saidEl) this.saidEl.textContent = t("phrase.said", { name: seatName(this.summary, msg.seat, this.seat), text: phraseText(phrase) });
   }
 
   placeBubbles() {
-    if (this.mode === "table") this.bubbles.place(this.root, this.seat, this.statusEl?.parentElement);
+    if (this.mode === "table") this.bubbles?.place(this.root, this.seat, this.statusEl?.parentElement);
   }
 
   connStatus(status) {
@@ -196,20 +201,13 @@ class TableController {
         return;
       }
     }
-    if (this.closed) return;
-    clear(this.root).append(h("section", { class: "problem card" },
-      h("h1", {}, t("table.cannot_open")), h("p", {}, errorText(reason)),
-      h("button", { type: "button", class: "primary", "data-action": "home", onclick: () => this.nav.go("/") }, t("action.home"))));
+    if (!this.closed) problem(this.root, this.nav, { code: reason });
   }
 
   maybeAutoStart() {
-    const s = this.summary;
-    if (this.watching || this.autoStarted || s.status !== "waiting" || s.host !== this.seat) return;
-    const others = s.seats.filter((x, i) => i !== this.seat);
-    if (others.length && others.every((x) => x && x.kind === "computer")) {
-      this.autoStarted = true;
-      this.socket.send("start");
-    }
+    if (this.watching || this.autoStarted || !startsAtOnce(this.summary, this.seat)) return;
+    this.autoStarted = true;
+    this.starting = this.socket.send("start");
   }
 
   say(text) {
@@ -300,20 +298,8 @@ class TableController {
 
   /** Without the server's play_again: open a table with the same settings over HTTP. */
   async playAgainByHand() {
-    const s = this.summary;
     try {
-      const list = await variants();
-      const spec = list.find((v) => v.id === s.variant)?.options?.[String(s.players)] || {};
-      const options = {};
-      for (const name of Object.keys(spec)) if (s.options?.[name] !== undefined && s.options[name] !== null) options[name] = s.options[name];
-      const computers = {};
-      s.seats.forEach((x, i) => {
-        if (x && x.kind === "computer") computers[String(i)] = x.level;
-      });
-      const body = { variant: s.variant, players: s.players, options };
-      if (Object.keys(computers).length) body.computers = computers;
-      const table = await api.newTable(body);
-      this.nav.go(`/t/${table.code}`);
+      this.nav.go(`/t/${(await newTableLike(this.summary)).code}`);
     } catch (e) {
       this.say(errorText(e.code, e.message));
     }
@@ -322,23 +308,13 @@ class TableController {
   // ---- drawing ------------------------------------------------------------------------------
 
   render() {
-    const status = this.summary.status;
-    const mode = status === "waiting" || !this.view ? "waiting" : "table";
-    if (mode === "waiting") {
+    if (this.summary.status === "waiting" || !this.view) {
       this.mode = "waiting";
       this.resize?.disconnect();
-      const focused = document.activeElement?.dataset?.action;
-      clear(this.root).append(
-        topBar(this.nav, { noLogo: true, after: tournamentTag(this.summary, this.nav) }),
-        h("main", { class: "page" }, waitingRoom(this.summary, {
-          seat: this.seat,
-          title: this.view?.traits.title,
-          onStart: () => this.action("start"),
-          onLeave: () => this.leave(),
-          onRemove: (seat, name) => this.remove(seat, name),
-          say: (text) => this.say(text),
-        }), h("p", { class: "status flash", role: "status", "aria-live": "polite" }, this.flash || "")));
-      if (focused) this.root.querySelector(`[data-action="${focused}"]`)?.focus();
+      // The waiting room, once the table waits for people: not while a table against the
+      // computer starts at once (its module is then never needed), nor before a view.
+      const starts = startsAtOnce(this.summary, this.seat) && !this.startFailed;
+      if (this.summary.status === "waiting" && !starts) import("./waiting.js").then((m) => this.drawWaiting(m));
       return;
     }
     if (this.mode !== "table") this.skeleton();
@@ -350,6 +326,18 @@ class TableController {
     this.renderStatus();
     this.renderOverlay();
     this.placeBubbles();
+  }
+
+  drawWaiting({ waitingPage }) {
+    if (this.closed || this.mode !== "waiting" || this.summary.status !== "waiting") return;
+    waitingPage(this.root, this.nav, this.summary, this.flash, {
+      seat: this.seat,
+      title: this.view?.traits.title,
+      onStart: () => this.action("start"),
+      onLeave: () => this.leave(),
+      onRemove: (seat, name) => this.remove(seat, name),
+      say: (text) => this.say(text),
+    });
   }
 
   renderStatus() {
@@ -385,8 +373,10 @@ class TableController {
 
   skeleton() {
     this.mode = "table";
+    // Once the table is painted, what a hand's end shows comes in meanwhile (on 3G, no wait then).
+    requestAnimationFrame(() => setTimeout(() => import("./results.js").catch(() => {}), 0));
     this.menuButton = h("button", { type: "button", class: "icon-button", "aria-label": t("menu.open"), "data-action": "menu", onclick: () => this.openMenu() }, "☰");
-    this.sayButton = this.watching ? null : phraseButton((phrase) => this.socket.send("say", { phrase }), () => this.bubbles.mute(this.seat));
+    this.sayButton = this.watching ? null : sayButton(async () => (await import("./phrases.js")).openPhrases((phrase) => this.socket.send("say", { phrase }), () => this.bubbles?.mute(this.seat)));
     this.bandEl = h("div", { class: "band-host" });
     this.saidEl = h("p", { class: "sr-only", role: "status", "aria-live": "polite" });
     this.topScores = h("div", { class: "top-scores" });
@@ -464,7 +454,7 @@ class TableController {
   renderHand() {
     if (!this.area || !this.view) return;
     if (this.watching) {
-      clear(this.bandEl).append(watchBand(this.view, this.summary));
+      import("./watching.js").then(({ watchBand }) => this.view && clear(this.bandEl).append(watchBand(this.view, this.summary)));
       return;
     }
     this.area.renderHand();
@@ -502,11 +492,15 @@ class TableController {
     if (this.showMemory && this.computerTable) this.memoryEl.append(memoryAid(v, this.summary));
   }
 
-  renderOverlay() {
-    clear(this.overlayEl);
+  async renderOverlay() {
     const v = this.view;
-    const st = this.summary.status;
-    if (!v.last_hand || st === "playing" || this.dismissed.has(v.hand_number)) return;
+    const shown = () => !this.closed && v === this.view && v.last_hand && this.summary.status !== "playing" && !this.dismissed.has(v.hand_number);
+    if (!shown()) {
+      clear(this.overlayEl);
+      return;
+    }
+    const { resultsPanel } = await import("./results.js");
+    if (!shown()) return;
     const panel = resultsPanel(v, this.summary, {
       isHost: this.seat === this.summary.host,
       onNextHand: () => this.action("next_hand"),
@@ -521,7 +515,7 @@ class TableController {
         this.renderTools();
       },
     });
-    this.overlayEl.append(h("div", { class: "overlay" }, panel));
+    clear(this.overlayEl).append(h("div", { class: "overlay" }, panel));
   }
 
   openMenu() {
@@ -532,7 +526,7 @@ class TableController {
       h("div", { class: "actions column" },
         h("button", { type: "button", "data-action": "home", onclick: () => { dialog.close(); this.nav.go("/"); } }, t("action.home")),
         this.watching ? null : h("button", { type: "button", "data-action": "leave", onclick: () => { dialog.close(); this.leave(); } }, t("action.leave")),
-        h("button", { type: "button", "data-action": "link-device", onclick: () => { dialog.close(); linkDialog(); } }, t("link.action")),
+        h("button", { type: "button", "data-action": "link-device", onclick: () => { dialog.close(); import("./link.js").then((m) => m.linkDialog()); } }, t("link.action")),
         h("button", { type: "button", class: "primary", "data-action": "close", onclick: () => dialog.close() }, t("action.close"))));
     dialog.addEventListener("close", () => dialog.remove());
     document.body.append(dialog);

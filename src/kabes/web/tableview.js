@@ -1,6 +1,6 @@
 // tableview.js — the parts of the table screen drawn from the view alone: the score line
 // against the target, and the other seats (name, tiles held, connected or away, passes with
-// their numbers, draws, whose turn). Pure functions returning elements.
+// their numbers, draws, whose turn), and how many watch. Pure functions returning elements.
 
 import { h, svg } from "./dom.js";
 import { markerIcon } from "./trains.js";
@@ -10,6 +10,11 @@ import { hasWa, inTeams, levelName, lowest, myParty, parties, partyName, partyOf
 function backIcon() {
   return svg("svg", { class: "back-icon", viewBox: "0 0 10 18", width: 9, height: 16, "aria-hidden": "true" },
     svg("rect", { x: 0.5, y: 0.5, width: 9, height: 17, rx: 2 }));
+}
+
+/** "Watchers: 3", or null when nobody watches (what a seat sees of its table's watchers). */
+export function watchersText(table) {
+  return table.watchers ? t("watch.count", { n: table.watchers }) : null;
 }
 
 /** The score line: "Us 75 · Them 40 · to 100" with teams, else your own score; each other

@@ -24,9 +24,9 @@ const FOLD_ROOM = 40 + 26 + 48 + 20;
 const unfolded = new Set();
 
 /** How many tiles a train shows folded on a line `width` px wide, tiles drawn at size `s`
- * (a non-double is 2 s + 2 wide, then a gap): at least 2. */
-export function foldedLength(width, s = S) {
-  return Math.max(2, Math.floor((width - FOLD_ROOM) / (2 * s + 4)));
+ * (a non-double is 2 s + 2 wide, then a gap): at least `least`. */
+export function foldedLength(width, s = S, least = 2) {
+  return Math.max(least, Math.floor((width - FOLD_ROOM) / (2 * s + 4)));
 }
 
 /** The size the board's CSS asks for (--train-s) and the room a row's tiles have: beside the
@@ -108,7 +108,10 @@ export function renderTrains(board, view, opts) {
     const tiles = h("div", { class: "train-tiles" });
     const key = `${view.hand_number}:${place}`;
     const room = lineRoom(board, many);
-    const keep = foldedLength(room.width, room.s);
+    const p = (opts.places || []).find((x) => x.place === place);
+    // A lit place says the open end itself: on a line too short for two tiles besides it (two
+    // columns on a short screen), the folded train then shows only its count and marker.
+    const keep = foldedLength(room.width, room.s, p ? 0 : 2);
     const folds = train.tiles.length > keep + 1;
     const whole = !folds || unfolded.has(key);
     if (folds && whole) row.classList.add("unfolded");
@@ -133,7 +136,6 @@ export function renderTrains(board, view, opts) {
     if (train.tiles.length === 0) tiles.append(h("span", { class: "train-empty" }, t("train.empty", { n: train.end })));
     // The marker sits at the train's open end, where a player looks for it.
     if (train.marked) tiles.append(h("span", { class: "train-marked" }, markerIcon(), h("span", { class: "sr-only" }, t("train.marked"))));
-    const p = (opts.places || []).find((x) => x.place === place);
     if (p) {
       const button = h("button", {
         type: "button", class: "place train-place", "data-place": place, "data-move": p.move,

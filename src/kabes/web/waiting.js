@@ -2,11 +2,13 @@
 // button (the phone's share sheet, else copy the link), the seats filling in arrival order
 // with who is connected, the host's Start once every seat is taken, and the host's Remove
 // beside each other person seated (before the start; a removed player cannot come back).
+// A table's page loads it when the table waits for people (table.js).
 
-import { h } from "./dom.js";
+import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { levelName, variantName } from "./names.js";
 import { shareLink } from "./share.js";
+import { topBar, tournamentTag } from "./topbar.js";
 
 export function tableLink(code) {
   return `${location.origin}/t/${code}`;
@@ -49,4 +51,15 @@ export function waitingRoom(table, opts) {
         : h("p", { class: "hint-text" }, t("waiting.host_starts")),
       h("button", { type: "button", "data-action": "leave", onclick: opts.onLeave }, t("action.leave"))),
   );
+}
+
+/** The waiting room as the page: the top bar, the room, and the line saying why an action was
+ * refused (`flash`); the focus stays on the button that had it. opts: as waitingRoom's. */
+export function waitingPage(root, nav, table, flash, opts) {
+  const focused = document.activeElement?.dataset?.action;
+  clear(root).append(
+    topBar(nav, { noLogo: true, after: tournamentTag(table, nav) }),
+    h("main", { class: "page" }, waitingRoom(table, opts),
+      h("p", { class: "status flash", role: "status", "aria-live": "polite" }, flash || "")));
+  if (focused) root.querySelector(`[data-action="${focused}"]`)?.focus();
 }

@@ -5,9 +5,14 @@ client words (explanations ``explain.<code>``, refusals ``refuse.<reason>``, var
 ``variant.<id>``, ending names ``ending.<name>``) and the web page's other words. The server
 serves the folder at ``/static/i18n/``, where the web client loads it; Python reads it here.
 ``catalogs/languages.json`` is the one list of languages, in the order they are offered, each
-named in itself. Every catalog has the same keys, except the terminal's own sentences
-(``terminal.*``), which only the English catalog has: the terminal speaks English. Adding a
-language is adding its catalog, its line in ``languages.json`` and its lesson texts.
+named in itself. Every catalog has the same keys. The terminal's own sentences
+(``terminal.*``) are in ``terminal.json`` beside the folder, English only (the terminal speaks
+English): Python reads them as part of the English catalog, and no browser downloads them.
+Adding a language is adding its catalog, its line in ``languages.json`` and its lesson texts.
+
+How each step of a hand's explanation is told, which entry words it and what fills it, is
+composed once for both clients in the web client's ``steps.js`` (a module the page imports, its
+``STEPS =`` plain JSON): :func:`steps` reads it for the terminal.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from collections.abc import Mapping
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 CATALOGS: Final = Path(__file__).resolve().parent / "catalogs"
 """The folder of the catalogs, for the server to serve as it is."""
@@ -27,13 +32,15 @@ ENGLISH: Final = "en"
 """The language every client falls back on, and the terminal's."""
 
 TERMINAL: Final = "terminal."
-"""The prefix of the terminal's own sentences, in the English catalog only."""
+"""The prefix of the terminal's own sentences (terminal.json), in the English catalog only."""
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_STEPS = re.compile(r"\bSTEPS\s*=\s*(\{.*?\n\});", re.DOTALL)
 
 
-def _read(name: str) -> object:
-    return json.loads((files(__package__) / "catalogs" / name).read_text(encoding="utf-8"))
+def _read(name: str, folder: str = "catalogs") -> object:
+    source = files(__package__) / folder if folder else files(__package__)
+    return json.loads((source / name).read_text(encoding="utf-8"))
 
 
 @cache
@@ -55,9 +62,10 @@ def catalog(lang: str) -> Mapping[str, str]:
     if lang not in LANGUAGES:
         raise KeyError(lang)
     data = _read(f"{lang}.json")
-    if not isinstance(data, dict):
-        raise ValueError(f"{lang}.json must map keys to texts")
-    return {str(key): str(text) for key, text in data.items()}
+    own = _read("terminal.json", "") if lang == ENGLISH else {}
+    if not isinstance(data, dict) or not isinstance(own, dict):
+        raise ValueError(f"{lang}.json and terminal.json must map keys to texts")
+    return {str(key): str(text) for key, text in (data | own).items()}
 
 
 def fill(text: str, params: Mapping[str, object]) -> str:
@@ -83,3 +91,17 @@ def word(key: str, lang: str = ENGLISH, **params: object) -> str:
     if text is None:
         text = catalog(ENGLISH)[key]
     return fill(text, params)
+
+
+@cache
+def steps() -> Mapping[str, Any]:
+    """How each explanation code is told (web/steps.js): its entry's refinements and what fills
+    each placeholder, as that module's header describes them."""
+    source = (files("kabes") / "web" / "steps.js").read_text(encoding="utf-8")
+    found = _STEPS.search(source)
+    if found is None:
+        raise ValueError("web/steps.js has no STEPS = {...} object")
+    data = json.loads(found.group(1))
+    if not isinstance(data, dict):
+        raise ValueError("web/steps.js's STEPS must map codes to their telling")
+    return data
