@@ -18,7 +18,7 @@ from typing import Any
 from kabes.events import Event, LeadDrawn
 from kabes.match import Match
 from kabes.moves import TIMEOUT, parse_move
-from kabes.server.tablelog import Entry
+from kabes.table.entries import Entry
 from kabes.tiles import parse_tile
 
 ACKS_KEPT = 512
@@ -189,7 +189,7 @@ class TableState:
 
     def _disconnected(self, entry: Entry, change: Change) -> None:
         sitter = self.seat(entry.data["seat"])
-        # Logged late (kabes.server.presence), it says when the last socket went.
+        # Logged late (kabes.table.presence), it says when the last socket went.
         sitter.away_since = entry.data.get("since", entry.at)
         if entry.data.get("forced"):  # the servers dropped the socket: not the person's doing
             sitter.restarted = True

@@ -3,7 +3,9 @@
 Every message to a seat is built here from the table's state and the engine's view of that
 seat (``kabes.views.view``, the one place that hides), so nothing reaches a socket that its
 seat may not see. The parts every seat is shown alike (the summary, the public events, the
-clocks, the line and plays) are built and encoded once per change, not once per seat.
+clocks, the line and plays) are built once per change, not once per seat, and encoded once
+where the encoder that the table's driver hands :func:`updates` can splice them in
+(``kabes.table.encoding``: msgspec's at the server).
 """
 
 from __future__ import annotations
@@ -12,19 +14,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from kabes.events import Event
-from kabes.server import presence, wire
-from kabes.server.protocol import (
-    Clock,
-    Pause,
-    Raw,
-    SeatInfo,
-    Summary,
-    Update,
-    View,
-    Welcome,
-    encode,
-)
-from kabes.server.state import Seat, Status, TableState
+from kabes.table import presence, wire
+from kabes.table.encoding import Encoder
+from kabes.table.messages import Clock, Pause, SeatInfo, Summary, Update, View, Welcome
+from kabes.table.state import Seat, Status, TableState
 from kabes.views import view, views_of
 
 Connected = Callable[[int], bool]
@@ -59,7 +52,7 @@ def clocks(
     state: TableState, now: float, connected: Connected
 ) -> tuple[Clock | None, Pause | None]:
     """The running clock (a turn's, or the pause between hands), as every seat sees it and
-    as the table runs it (kabes.server.presence: a seat back whose return is not yet logged
+    as the table runs it (kabes.table.presence: a seat back whose return is not yet logged
     is not on the away clock)."""
     deadline = presence.deadline(state, connected)
     if deadline is None:
@@ -129,24 +122,26 @@ def updates(
     seats: list[int],
     connected: Connected,
     now: float,
+    encoder: Encoder,
     watchers: int = 0,
     watching: bool = False,
 ) -> Iterator[tuple[int | None, bytes]]:
     """Each of ``seats``' update after a change: the change's events that seat may see
     (``news``: the table's own, all public; ``events``: the engine's, public or one seat's)
-    and its whole view, encoded. With ``watching``, last, under seat None, the one update
-    every watcher gets: the public events, the view from no seat. ``watchers``: how many
-    watch now (the summary's count)."""
-    shared = Raw(encode(summary(state, connected, True, watchers)))
+    and its whole view, encoded by ``encoder``. With ``watching``, last, under seat None, the
+    one update every watcher gets: the public events, the view from no seat. ``watchers``:
+    how many watch now (the summary's count)."""
+    encode, shared = encoder.encode, encoder.shared
+    table = shared(summary(state, connected, True, watchers))
     public = news + [wire.event_json(e) for e in events if e.to is None]
-    public_raw = Raw(encode(public))
+    public_once = shared(public)
     clock, pause = clocks(state, now, connected)
     seen_by = wire.view_messages(*views_of(state.rules_match), clock, pause)
     for seat in seats:
         own = [wire.event_json(e) for e in events if e.to == seat]
-        seen: list[dict[str, Any]] | Raw = public + own if own else public_raw
-        yield seat, encode(Update(state.seq, shared, seen, seen_by[seat]))
+        seen = public + own if own else public_once
+        yield seat, encode(Update(state.seq, table, seen, seen_by[seat]))
     if watching:
-        anyone = Raw(encode(summary(state, connected, watchers=watchers)))
-        yield None, encode(Update(state.seq, anyone, public_raw,
+        anyone = shared(summary(state, connected, watchers=watchers))
+        yield None, encode(Update(state.seq, anyone, public_once,
                                   wire.watcher_view(seen_by[0])))
