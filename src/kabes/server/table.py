@@ -1,14 +1,17 @@
 """One table's actor: it owns the table's state, inbox, timer, log and sockets.
 
-What a table *is* lives in :class:`~kabes.table.state.TableState`, changed only by applying
-log entries (``kabes.server.tablelog``), so that a live table and a rebuilt one are the same.
-The actor handles its inbox one item at a time (:meth:`Table.run`: no locks, no other task
+What a table *is* lives in the pure table (``kabes.table``): its
+:class:`~kabes.table.state.TableState`, changed only by applying log entries, so that a live
+table and a rebuilt one are the same, the checks of an action, the messages. The actor drives
+it: it handles its inbox one item at a time (:meth:`Table.run`: no locks, no other task
 touches a table) and hands work to its parts: what a seat's action does to ``seat_actions``,
-the messages to ``outbox``, what follows from a change (status, matches, ratings) to
-``outcomes``, the computer seats, hints and reviews to ``computer_seats``, the seats' sockets
-and the abandonment clock to ``seat_sockets``, the watchers to ``watchers``, when a table
-starts by itself to ``self_start``. Live, an entry is applied, then stored (the store commits
-in groups), and only then broadcast and acknowledged (PROTOCOL.md guarantee 2).
+the messages to ``kabes.table.outbox`` (encoded by msgspec, ``protocol.MSGSPEC``), what
+follows from a change (status, matches, ratings) to ``kabes.table.outcomes``, the computer
+seats, hints and reviews to ``computer_seats``, the seats' sockets and the abandonment clock
+to ``seat_sockets``, the watchers to ``watchers``, when a table starts by itself to
+``kabes.table.self_start``; its log is reached through ``tablelog.TableLog``. Live, an entry
+is applied, then stored (the store commits in groups), and only then broadcast and
+acknowledged (PROTOCOL.md guarantee 2).
 """
 
 from __future__ import annotations
