@@ -101,7 +101,8 @@ class Train:
 @dataclass(slots=True)
 class View:
     """A seat's VIEW: what that seat may see of the match (``kabes.views.view``), with the
-    clocks the table adds."""
+    clocks the table adds. A field typed ``Part`` may hold, in the views of one change, a
+    part every seat is shown alike, prepared once by the encoder (``wire.view_messages``)."""
 
     variant: str
     players: int
@@ -114,13 +115,13 @@ class View:
     turn: int | None
     leader: int | None
     legal: list[str]
-    line: list[str] | None
+    line: list[str] | Part | None
     ends: list[int] | None
     forced_lead: str | None
     engine: str | None
-    trains: list[Train]
+    trains: list[Train] | Part
     open_double: str | None
-    played: list[tuple[int, str]]
+    played: list[tuple[int, str]] | Part
     passes: list[tuple[int, list[int]]]
     draws: list[int]
     voids: list[list[int]]
@@ -128,14 +129,14 @@ class View:
     target: int | None
     hands_played: int
     hand_wins: list[int]
-    options: dict[str, Any]
+    options: dict[str, Any] | Part
     clock: Clock | None
     pause: Pause | None
-    last_hand: LastHand | None
-    result: dict[str, Any] | None
-    traits: dict[str, Any]
+    last_hand: LastHand | Part | None
+    result: dict[str, Any] | Part | None
+    traits: dict[str, Any] | Part
     """The variant's traits for this seat count (``Rules.traits``): one value per variant
-    and seat count, shared by every view of it (never changed)."""
+    and seat count (and encoder), shared by every view of it (never changed)."""
 
 
 @dataclass(slots=True)

@@ -32,7 +32,8 @@ def summary(
     a stranger who learned this table's code does not learn the next one's. ``watchers``:
     the sockets watching now (the actor's to count: sockets are not state)."""
     match = state.rules_match
-    options = {name: getattr(match.options, name) for name in match.specs}
+    options = wire.once("summary_options", match.options,
+                        lambda: {name: getattr(match.options, name) for name in match.specs})
     return Summary(
         state.code, state.variant, state.players, options, state.host, str(state.status),
         [_seat_info(n, s, connected) for n, s in enumerate(state.seats)],
@@ -136,7 +137,7 @@ def updates(
     public = news + [wire.event_json(e) for e in events if e.to is None]
     public_once = shared(public)
     clock, pause = clocks(state, now, connected)
-    seen_by = wire.view_messages(*views_of(state.rules_match), clock, pause)
+    seen_by = wire.view_messages(*views_of(state.rules_match), clock, pause, encoder)
     for seat in seats:
         own = [wire.event_json(e) for e in events if e.to == seat]
         seen = public + own if own else public_once

@@ -19,7 +19,7 @@ from kabes.options import Options
 from kabes.results import HandResult, MatchResult
 from kabes.rules import get_rules
 from kabes.rules.traits import traits_json
-from kabes.table.encoding import JSON
+from kabes.table.encoding import JSON, Encoder
 from kabes.table.messages import Clock, LastHand, Pause, ReviewMove, Train
 from kabes.table.messages import View as ViewMessage
 from kabes.tiles import MAX_PIPS, Tile
@@ -75,6 +75,32 @@ VIEW_OPTIONS: dict[str, Any] = {
 variant has no such option: the protocol's shape from when one class held every variant's
 options. A variant's options class holds only its own; any option not named here is listed
 after these."""
+
+
+_ONCE: dict[tuple[str, int, int], tuple[object, object, Any]] = {}
+ONCE_KEPT = 20_000
+"""Values :func:`once` keeps before it forgets them all (each holds a match's options)."""
+
+
+def once(kind: str, source: object, build: Callable[[], T], encoder: object = None) -> T:
+    """``build()``, built once for the ``source`` object (and ``encoder``) and reused while
+    that very object comes back: a match's options are one object, never changed, for the
+    whole match, so what is made of them is made once a match, not once a change. Keyed by
+    identity, and holding ``source``, so that no other object can take its place."""
+    key = (kind, id(source), id(encoder))
+    kept = _ONCE.get(key)
+    if kept is not None and kept[0] is source and kept[1] is encoder:
+        return cast(T, kept[2])
+    if len(_ONCE) >= ONCE_KEPT:
+        _ONCE.clear()
+    out = build()
+    _ONCE[key] = (source, encoder, out)
+    return out
+
+
+def view_options(options: Options) -> dict[str, Any]:
+    """The options a VIEW lists (:data:`VIEW_OPTIONS` first), once per options object."""
+    return once("view_options", options, lambda: _view_options(options))
 
 
 def _view_options(options: Options) -> dict[str, Any]:
@@ -139,7 +165,7 @@ def _view_values(
                                 hand_result(last_result),
                                 [[str(t) for t in h] for h in revealed],
                                 explanation_json(explanation)))
-    options = _shared(memo, "options", view.options, lambda: _view_options(view.options))
+    options = view_options(view.options)
     return [
         view.variant,
         view.players,
@@ -185,6 +211,13 @@ VIEW_FIELDS: Final = tuple(f.name for f in dataclasses.fields(ViewMessage))
 OWN_AT: Final = tuple(VIEW_FIELDS.index(name) for name in ("seat", "hand", "legal", "forced_lead"))
 """Where a seat's own fields stand among them (``kabes.views.OWN_FIELDS``, and the forced
 lead, named to the leader only): what one seat's VIEW has that another's has not."""
+SHARED_AT: Final = tuple(VIEW_FIELDS.index(name) for name in (
+    "line", "trains", "played", "last_hand", "result"))
+"""Where the largest of the parts every seat is shown alike stand: in the views of one
+moment, each is prepared once by the encoder (``Encoder.shared``), not written per seat (the
+options and the traits, which do not change in a match, once a match)."""
+OPTIONS_AT: Final = VIEW_FIELDS.index("options")
+TRAITS_AT: Final = VIEW_FIELDS.index("traits")
 
 
 @functools.cache
@@ -193,6 +226,18 @@ def variant_traits(variant: str, players: int) -> dict[str, Any]:
     it never asks which variant it shows: built once per variant and seat count, and carried
     as it is (never changed) in every view."""
     return traits_json(get_rules(variant), players)
+
+
+_SHARED_TRAITS: dict[tuple[object, str, int], object] = {}
+
+
+def _shared_traits(encoder: Encoder, variant: str, players: int) -> object:
+    """:func:`variant_traits` as ``encoder`` prepares it for many messages: once."""
+    key = (encoder, variant, players)
+    found = _SHARED_TRAITS.get(key)
+    if found is None:
+        found = _SHARED_TRAITS[key] = encoder.shared(variant_traits(variant, players))
+    return found
 
 
 def _with_own(values: list[Any], seat: int | None, hand: list[str], legal: list[str],
@@ -206,12 +251,27 @@ def _with_own(values: list[Any], seat: int | None, hand: list[str], legal: list[
 
 
 def view_messages(
-    first: View, owns: tuple[Own, ...], clock: Clock | None, pause: Pause | None
+    first: View,
+    owns: tuple[Own, ...],
+    clock: Clock | None,
+    pause: Pause | None,
+    encoder: Encoder | None = None,
 ) -> list[ViewMessage]:
     """Every seat's VIEW at one moment (``first``, ``owns``: kabes.views.views_of), built
     once: seat 0's in full, each other's from it with that seat's own fields (its seat, tiles
-    and moves, and the forced lead, named to the leader only) from its own part."""
+    and moves, and the forced lead, named to the leader only) from its own part. With
+    ``encoder``, the largest parts they share (:data:`SHARED_AT`, the traits) are prepared
+    for it once (``Encoder.shared``: encoded once, at the server), for views that are encoded
+    by it, and by nothing else."""
     values = _view_values(first, clock, pause, {})
+    if encoder is not None:
+        for at in SHARED_AT:
+            if values[at]:  # None, or nothing laid: nothing worth preparing
+                values[at] = encoder.shared(values[at])
+        options = values[OPTIONS_AT]
+        values[OPTIONS_AT] = once("shared_options", first.options,
+                                  lambda: encoder.shared(options), encoder)
+        values[TRAITS_AT] = _shared_traits(encoder, first.variant, first.players)
     out = [ViewMessage(*values)]
     for own in owns[1:]:
         out.append(_with_own(
