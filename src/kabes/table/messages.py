@@ -115,13 +115,13 @@ class View:
     turn: int | None
     leader: int | None
     legal: list[str]
-    line: list[str] | Part | None
+    line: list[str] | None
     ends: list[int] | None
     forced_lead: str | None
     engine: str | None
-    trains: list[Train] | Part
+    trains: list[Train]
     open_double: str | None
-    played: list[tuple[int, str]] | Part
+    played: list[tuple[int, str]]
     passes: list[tuple[int, list[int]]]
     draws: list[int]
     voids: list[list[int]]

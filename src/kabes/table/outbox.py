@@ -17,11 +17,18 @@ from kabes.events import Event
 from kabes.table import presence, wire
 from kabes.table.encoding import Encoder
 from kabes.table.messages import Clock, Pause, SeatInfo, Summary, Update, View, Welcome
-from kabes.table.state import Seat, Status, TableState
+from kabes.table.state import Status, TableState
 from kabes.views import view, views_of
 
 Connected = Callable[[int], bool]
 """Whether a seat has a socket open now (the actor's to say: sockets are not state)."""
+
+
+SeatRow = tuple[int, str, int | None, str, str | None, bool, bool]
+"""A seat's :class:`SeatInfo`, as its fields."""
+SummaryFields = tuple[str, str, int, dict[str, Any], int, str, tuple[SeatRow | None, ...],
+                      str | None, str | None, int | None, bool, bool, int]
+"""A :class:`Summary`, as its fields (the seats as their fields)."""
 
 
 def summary(
@@ -31,22 +38,44 @@ def summary(
     table's ``seated`` (its welcomes and updates): a private table's code stays private, so
     a stranger who learned this table's code does not learn the next one's. ``watchers``:
     the sockets watching now (the actor's to count: sockets are not state)."""
+    return _summary(_summary_fields(state, connected, seated, watchers))
+
+
+def _summary_fields(
+    state: TableState, connected: Connected, seated: bool, watchers: int
+) -> SummaryFields:
+    """Every value the summary shows, in its fields' order: the summary itself, as a key."""
     match = state.rules_match
-    options = wire.once("summary_options", match.options,
-                        lambda: {name: getattr(match.options, name) for name in match.specs})
-    return Summary(
-        state.code, state.variant, state.players, options, state.host, str(state.status),
-        [_seat_info(n, s, connected) for n, s in enumerate(state.seats)],
-        state.next_table if seated else None, state.tournament, state.tournament_round,
-        state.public, state.watch, watchers,
+    options = wire.reuse(state.memo, "summary_options", match.options,
+                         lambda: {name: getattr(match.options, name) for name in match.specs})
+    seats = tuple(
+        None if s is None
+        else (n, s.name, s.player, s.kind, s.level, not s.person or connected(n), s.left)
+        for n, s in enumerate(state.seats)
     )
+    return (state.code, state.variant, state.players, options, state.host, str(state.status),
+            seats, state.next_table if seated else None, state.tournament,
+            state.tournament_round, state.public, state.watch, watchers)
 
 
-def _seat_info(number: int, sitter: Seat | None, connected: Connected) -> SeatInfo | None:
-    if sitter is None:
-        return None
-    return SeatInfo(number, sitter.name, sitter.player, sitter.kind, sitter.level,
-                    not sitter.person or connected(number), sitter.left)
+def _summary(fields: SummaryFields) -> Summary:
+    (code, variant, players, options, host, status, seats, next_table, tournament, round_,
+     public, watch, watchers) = fields
+    return Summary(code, variant, players, options, host, status,
+                   [None if row is None else SeatInfo(*row) for row in seats],
+                   next_table, tournament, round_, public, watch, watchers)
+
+
+def shared_summary(
+    state: TableState, connected: Connected, seated: bool, watchers: int, encoder: Encoder
+) -> object:
+    """:func:`summary`, prepared by ``encoder`` for many messages (``Encoder.shared``), and
+    not again while it shows the same (``TableState.memo``): a summary changes with a seat,
+    the host, the status or a connection, not with a move, so most changes reuse the last.
+    The key is the summary's every value, so that nothing it shows can change unseen."""
+    fields = _summary_fields(state, connected, seated, watchers)
+    return wire.reuse(state.memo, "summary" if seated else "summary_anyone", (fields, encoder),
+                      lambda: encoder.shared(_summary(fields)))
 
 
 def clocks(
@@ -133,16 +162,17 @@ def updates(
     one update every watcher gets: the public events, the view from no seat. ``watchers``:
     how many watch now (the summary's count)."""
     encode, shared = encoder.encode, encoder.shared
-    table = shared(summary(state, connected, True, watchers))
+    table = shared_summary(state, connected, True, watchers, encoder)
     public = news + [wire.event_json(e) for e in events if e.to is None]
     public_once = shared(public)
     clock, pause = clocks(state, now, connected)
-    seen_by = wire.view_messages(*views_of(state.rules_match), clock, pause, encoder)
+    seen_by = wire.view_messages(*views_of(state.rules_match), clock, pause, encoder,
+                                 state.memo)
     for seat in seats:
         own = [wire.event_json(e) for e in events if e.to == seat]
         seen = public + own if own else public_once
         yield seat, encode(Update(state.seq, table, seen, seen_by[seat]))
     if watching:
-        anyone = shared(summary(state, connected, watchers=watchers))
+        anyone = shared_summary(state, connected, False, watchers, encoder)
         yield None, encode(Update(state.seq, anyone, public_once,
                                   wire.watcher_view(seen_by[0])))

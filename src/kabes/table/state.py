@@ -132,6 +132,10 @@ class TableState:
     acks: dict[int, OrderedDict[str, int]] = field(default_factory=dict)
     """Per seat, the action ids the log holds and the seq each made (retries get its ack)."""
     _unstarted: Match | None = None
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """What the outbox keeps from one change to the next (``kabes.table.outbox``): parts of
+    its messages built from values that did not change (the options, an unchanged summary),
+    built again when they do. No fact of the table: a rebuilt table starts without it."""
 
     # Applying entries --------------------------------------------------------------------
 

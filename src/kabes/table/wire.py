@@ -77,32 +77,6 @@ options. A variant's options class holds only its own; any option not named here
 after these."""
 
 
-_ONCE: dict[tuple[str, int, int], tuple[object, object, Any]] = {}
-ONCE_KEPT = 20_000
-"""Values :func:`once` keeps before it forgets them all (each holds a match's options)."""
-
-
-def once(kind: str, source: object, build: Callable[[], T], encoder: object = None) -> T:
-    """``build()``, built once for the ``source`` object (and ``encoder``) and reused while
-    that very object comes back: a match's options are one object, never changed, for the
-    whole match, so what is made of them is made once a match, not once a change. Keyed by
-    identity, and holding ``source``, so that no other object can take its place."""
-    key = (kind, id(source), id(encoder))
-    kept = _ONCE.get(key)
-    if kept is not None and kept[0] is source and kept[1] is encoder:
-        return cast(T, kept[2])
-    if len(_ONCE) >= ONCE_KEPT:
-        _ONCE.clear()
-    out = build()
-    _ONCE[key] = (source, encoder, out)
-    return out
-
-
-def view_options(options: Options) -> dict[str, Any]:
-    """The options a VIEW lists (:data:`VIEW_OPTIONS` first), once per options object."""
-    return once("view_options", options, lambda: _view_options(options))
-
-
 def _view_options(options: Options) -> dict[str, Any]:
     out = {name: getattr(options, name, default) for name, default in VIEW_OPTIONS.items()}
     for name in _field_names(type(options)):
@@ -127,8 +101,10 @@ def match_result(result: MatchResult) -> dict[str, Any]:
     return result.to_json()
 
 
-def _shared(memo: dict[str, Any], name: str, source: object, build: Callable[[], T]) -> T:
-    """``build()``, or what it built from an equal ``source`` for another view in ``memo``."""
+def reuse(memo: dict[str, Any], name: str, source: object, build: Callable[[], T]) -> T:
+    """``build()``, or what it built from an equal ``source`` for another message in
+    ``memo`` (for another seat's view of the same change, or at an earlier change: a part is
+    reused only when the input it is built from is the same, so it is the same part)."""
     kept = memo.get(name)
     if kept is not None and (kept[0] is source or kept[0] == source):
         return cast(T, kept[1])
@@ -145,10 +121,11 @@ def view_message(
 ) -> ViewMessage:
     """A seat's VIEW (PROTOCOL.md), with the clock and pause the table adds to it.
 
-    ``memo``: one dict shared by the views of one change (a view per seat), so that the parts
-    every seat is shown alike (the plays, the line, the options) are built once. A part is
-    reused only when the input it is built from equals the one it was built from, so nothing
-    of one seat's own can reach another seat's view through it."""
+    ``memo``: one dict shared by the views of one change (a view per seat), and kept from
+    change to change (``TableState.memo``), so that the parts every seat is shown alike (the
+    plays, the line, the options) are built once. A part is reused only when the input it is
+    built from equals the one it was built from, so nothing of one seat's own can reach
+    another seat's view through it."""
     return ViewMessage(*_view_values(view, clock, pause, {} if memo is None else memo))
 
 
@@ -160,12 +137,12 @@ def _view_values(
     if view.revealed is not None and view.last_result is not None:
         revealed, last_result = view.revealed, view.last_result
         explanation = view.last_explanation or ()
-        last_hand = _shared(memo, "last_hand", (revealed, last_result, explanation),
+        last_hand = reuse(memo, "last_hand", (revealed, last_result, explanation),
                             lambda: LastHand(
                                 hand_result(last_result),
                                 [[str(t) for t in h] for h in revealed],
                                 explanation_json(explanation)))
-    options = view_options(view.options)
+    options = reuse(memo, "options", view.options, lambda: _view_options(view.options))
     return [
         view.variant,
         view.players,
@@ -179,15 +156,15 @@ def _view_values(
         view.leader,
         [move_text(m) for m in view.legal],
         None if view.line is None
-        else _shared(memo, "line", view.line, lambda: _laid(view.line or ())),
+        else reuse(memo, "line", view.line, lambda: _laid(view.line or ())),
         None if view.ends is None else list(view.ends),
         _forced_lead(view.forced_lead, view.seat, view.leader),
         None if view.engine is None else str(view.engine),
-        _shared(memo, "trains", view.trains, lambda: [
+        reuse(memo, "trains", view.trains, lambda: [
             Train(t.owner, _laid(t.laid), t.end, t.marked) for t in view.trains
         ]),
         view.open_double,
-        _shared(memo, "played", view.played, lambda: [
+        reuse(memo, "played", view.played, lambda: [
             (seat, move_text(move)) for seat, move in view.played
         ]),
         [(seat, list(numbers)) for seat, numbers in view.passes],
@@ -211,11 +188,12 @@ VIEW_FIELDS: Final = tuple(f.name for f in dataclasses.fields(ViewMessage))
 OWN_AT: Final = tuple(VIEW_FIELDS.index(name) for name in ("seat", "hand", "legal", "forced_lead"))
 """Where a seat's own fields stand among them (``kabes.views.OWN_FIELDS``, and the forced
 lead, named to the leader only): what one seat's VIEW has that another's has not."""
-SHARED_AT: Final = tuple(VIEW_FIELDS.index(name) for name in (
-    "line", "trains", "played", "last_hand", "result"))
-"""Where the largest of the parts every seat is shown alike stand: in the views of one
-moment, each is prepared once by the encoder (``Encoder.shared``), not written per seat (the
-options and the traits, which do not change in a match, once a match)."""
+SHARED_AT: Final = tuple(VIEW_FIELDS.index(name) for name in ("last_hand", "result"))
+"""Where the largest parts every seat is shown alike stand (between hands and after the
+match): in the views of one moment, each is prepared once by the encoder
+(``Encoder.shared``), not written per seat; the options and the traits, which do not change
+in a match, once a match. (The line and the plays are not: at four seats, preparing them
+apart costs what writing them in each view does.)"""
 OPTIONS_AT: Final = VIEW_FIELDS.index("options")
 TRAITS_AT: Final = VIEW_FIELDS.index("traits")
 
@@ -256,21 +234,23 @@ def view_messages(
     clock: Clock | None,
     pause: Pause | None,
     encoder: Encoder | None = None,
+    memo: dict[str, Any] | None = None,
 ) -> list[ViewMessage]:
     """Every seat's VIEW at one moment (``first``, ``owns``: kabes.views.views_of), built
     once: seat 0's in full, each other's from it with that seat's own fields (its seat, tiles
     and moves, and the forced lead, named to the leader only) from its own part. With
-    ``encoder``, the largest parts they share (:data:`SHARED_AT`, the traits) are prepared
-    for it once (``Encoder.shared``: encoded once, at the server), for views that are encoded
-    by it, and by nothing else."""
-    values = _view_values(first, clock, pause, {})
+    ``encoder``, the largest parts they share (:data:`SHARED_AT`, the options, the traits)
+    are prepared for it once (``Encoder.shared``: encoded once, at the server), for views
+    that are encoded by it, and by nothing else. ``memo``: as for :func:`view_message`."""
+    memo = {} if memo is None else memo
+    values = _view_values(first, clock, pause, memo)
     if encoder is not None:
         for at in SHARED_AT:
-            if values[at]:  # None, or nothing laid: nothing worth preparing
+            if values[at] is not None:
                 values[at] = encoder.shared(values[at])
         options = values[OPTIONS_AT]
-        values[OPTIONS_AT] = once("shared_options", first.options,
-                                  lambda: encoder.shared(options), encoder)
+        values[OPTIONS_AT] = reuse(memo, "shared_options", (options, encoder),
+                                   lambda: encoder.shared(options))
         values[TRAITS_AT] = _shared_traits(encoder, first.variant, first.players)
     out = [ViewMessage(*values)]
     for own in owns[1:]:
