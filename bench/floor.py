@@ -49,7 +49,7 @@ Send = Callable[[Message], Coroutine[Any, Any, None]]
 # (partnership, four people, to 500 points; the mean of each kind over about 450,000 updates,
 # measured before every view carried the variant's traits, which add TRAITS bytes to each).
 TRAITS = 206
-"""``,"traits":{...}`` of a partnership table's view (kabes.server.wire.variant_traits)."""
+"""``,"traits":{...}`` of a partnership table's view (kabes.table.wire.variant_traits)."""
 MOVE_UPDATE = 1548 + TRAITS
 """An update after a move that does not end the hand (a pass folded in about one in eight)."""
 HAND_END_UPDATE = 2458 + TRAITS

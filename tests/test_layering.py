@@ -6,7 +6,7 @@ variant it is.
 The engine is one layer, as DESIGN.md draws it: every module at the top of ``kabes``
 (``kabes.match``, ``kabes.views``, ``kabes.tiles``, ...) and the rules (``kabes.rules``).
 Every other package (``kabes.ai``, ``kabes.cli``, ``kabes.lessons``, ``kabes.server``,
-``kabes.words``) is a layer of its own.
+``kabes.table``, ``kabes.words``) is a layer of its own.
 
 Every import counts, those inside functions and under ``TYPE_CHECKING`` too: an import moved
 into a function still ties the two layers together.
@@ -97,10 +97,11 @@ ENGINE_PACKAGES = frozenset({"kabes.rules"})
 records"): one module per variant, built on the engine's pieces and scoring its matches."""
 
 BELOW: dict[str, frozenset[str]] = {
-    "kabes.cli": frozenset({"kabes.server", "kabes.lessons", "kabes.ai", "kabes.words",
-                            "kabes.tournaments", ENGINE}),
-    "kabes.server": frozenset({"kabes.lessons", "kabes.ai", "kabes.words", "kabes.tournaments",
-                               ENGINE}),
+    "kabes.cli": frozenset({"kabes.server", "kabes.table", "kabes.lessons", "kabes.ai",
+                            "kabes.words", "kabes.tournaments", ENGINE}),
+    "kabes.server": frozenset({"kabes.table", "kabes.lessons", "kabes.ai", "kabes.words",
+                               "kabes.tournaments", ENGINE}),
+    "kabes.table": frozenset({"kabes.ai", ENGINE}),
     "kabes.tournaments": frozenset({ENGINE}),
     "kabes.lessons": frozenset({"kabes.words", ENGINE}),
     "kabes.ai": frozenset({ENGINE}),
@@ -108,9 +109,10 @@ BELOW: dict[str, frozenset[str]] = {
     ENGINE: frozenset(),
 }
 """Each layer, and the layers it may import (docs/engine.md's diagram): the terminal starts
-the server; the server seats the levels and serves the lessons; the lessons and the levels
-stand side by side on the engine; the words (the catalogs) and the engine import nothing of
-the others."""
+the server; the server seats the levels, serves the lessons and drives the pure table; the
+table (what a table is, may do and sends, kabes.table) stands on the engine and words the
+levels' reviews, and runs without the server; the lessons and the levels stand side by side
+on the engine; the words (the catalogs) and the engine import nothing of the others."""
 
 
 def layer(module: str, root: Path = SRC) -> str:
@@ -224,7 +226,9 @@ def test_the_graph_sees_the_layers_as_docs_engine_draws_them() -> None:
     for source in set(BELOW) - {ENGINE, "kabes.words"}:
         assert ENGINE in graph[source], source
     assert {"kabes.ai", "kabes.server", "kabes.lessons", "kabes.words"} <= set(graph["kabes.cli"])
-    assert {"kabes.ai", "kabes.lessons", "kabes.words"} <= set(graph["kabes.server"])
+    assert {"kabes.ai", "kabes.lessons", "kabes.table", "kabes.words"} <= set(
+        graph["kabes.server"])
+    assert set(graph["kabes.table"]) <= {ENGINE, "kabes.ai"}, "the table runs without the server"
     assert "kabes.words" in graph["kabes.lessons"]
     assert ENGINE not in graph, "the engine imports another layer"
     assert layer("kabes.rules.haitian") == layer("kabes.match") == layer("kabes.tiles") == ENGINE

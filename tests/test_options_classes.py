@@ -14,7 +14,7 @@ from kabes.options import Options, OptionSpec
 from kabes.records import to_record
 from kabes.rules import VARIANTS
 from kabes.rules.partnership import TARGETS, Partnership
-from kabes.server.wire import view_json
+from kabes.table.wire import view_json
 from kabes.views import view
 
 VIEW_OPTION_NAMES = (

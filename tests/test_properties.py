@@ -23,7 +23,7 @@ from kabes.line_hand import LineHand
 from kabes.match import Match
 from kabes.moves import LEFT, PUBLIC, RIGHT, TIMEOUT, Play, parse_move
 from kabes.results import HandResult
-from kabes.server import wire
+from kabes.table import wire
 from kabes.tiles import Tile, full_set
 from kabes.trains import TrainHand
 from kabes.views import OWN_FIELDS, View, own_view, view, views_of

@@ -2,7 +2,9 @@
 
 - Every client message the server decodes (the tags of the msgspec structs in
   ``kabes.server.protocol.ClientMessage``, read with ``msgspec.inspect``, so the check holds
-  however the union is spelled) is named in the "Client messages" section.
+  however the union is spelled) is named in the "Client messages" section, and every message
+  the table sends (``ServerMessage``: the pure table's data classes, whose ``type`` is a
+  field set by the class) in the "Server messages" section.
 - Every event kind of ``kabes.events`` is named in the "Events" section.
 - Every code of the shared PROTOCOL.md's "Error codes" list is in the error table. The shared
   file lives beside the repository (``../shared/PROTOCOL.md``), which a clone may not have:
@@ -11,7 +13,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import typing
 from pathlib import Path
 
 import msgspec
@@ -48,7 +52,14 @@ def first_column(text: str) -> set[str]:
 
 
 def tags_of(union: object) -> set[str]:
-    """The ``type`` of every tagged msgspec struct in ``union``."""
+    """The ``type`` of every tagged msgspec struct in ``union``, and of every data class
+    whose ``type`` field has a default."""
+    members = typing.get_args(union) or (union,)
+    if all(dataclasses.is_dataclass(member) for member in members):
+        found = {str(f.default) for member in members for f in dataclasses.fields(member)
+                 if f.name == "type" and isinstance(f.default, str)}
+        assert len(found) == len(members), f"{union} has a message with no type"
+        return found
     tags: set[str] = set()
     todo = [msgspec.inspect.type_info(union)]
     while todo:
@@ -59,7 +70,7 @@ def tags_of(union: object) -> set[str]:
             todo += info.types
         elif isinstance(info, msgspec.inspect.StructType) and info.tag is not None:
             tags.add(str(info.tag))
-    assert tags, f"{union} names no tagged msgspec struct"
+    assert tags, f"{union} names no tagged message"
     return tags
 
 

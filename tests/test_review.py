@@ -23,7 +23,7 @@ from kabes.errors import BadOptions, BadRecord
 from kabes.match import Match
 from kabes.moves import TIMEOUT, Play, parse_move
 from kabes.records import replay, to_record
-from kabes.server import wire
+from kabes.table import wire
 from kabes.tiles import full_set, parse_tile
 from kabes.views import View, view
 

@@ -24,7 +24,7 @@ from kabes.results import Ending, HandEnd
 from kabes.rules import DEFAULT_VARIANT, VARIANTS, get_rules
 from kabes.rules.base import MatchState, Rules, Scored, add, party_counts, reached
 from kabes.rules.traits import Traits, traits_json
-from kabes.server.wire import view_json, view_message
+from kabes.table.wire import view_json, view_message
 from kabes.tiles import Tile
 from kabes.views import view
 

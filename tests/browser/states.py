@@ -11,7 +11,7 @@ from typing import Any
 from kabes.ai import make_player
 from kabes.match import Match
 from kabes.moves import TIMEOUT
-from kabes.server.wire import view_json
+from kabes.table.wire import view_json
 from kabes.views import View, view
 
 

@@ -14,9 +14,9 @@ from typing import Any
 from harness import Server, Socket, fresh, running, sqlite_url
 
 from kabes.records import replay
-from kabes.server import wire
 from kabes.server.clock import Alarm, FakeClock
 from kabes.server.config import Settings
+from kabes.table import wire
 
 _ids = itertools.count()
 

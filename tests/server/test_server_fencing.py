@@ -17,10 +17,10 @@ import sqlalchemy as sa
 from harness import Server, running, settle
 from stores import Backend, backend_fixture, db_url_fixture, store_fixture  # noqa: F401
 
-from kabes.server.effects import TableStatus
 from kabes.server.schema import table_events
 from kabes.server.store import Fenced, Store
-from kabes.server.tablelog import Entry
+from kabes.table.effects import TableStatus
+from kabes.table.entries import Entry
 
 
 def entry(seq: int, epoch: int, kind: str = "move") -> Entry:

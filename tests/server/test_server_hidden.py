@@ -28,7 +28,7 @@ from kabes.events import LeaderChosen
 from kabes.match import Match
 from kabes.moves import TIMEOUT, parse_move
 from kabes.records import filled, replay, to_record
-from kabes.server import wire
+from kabes.table import wire
 from kabes.tiles import full_set, parse_tile
 from kabes.views import view
 

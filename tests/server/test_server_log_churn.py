@@ -16,10 +16,10 @@ from typing import Any
 import httpx
 from wsclient import Client, ServerProcess, auth, guest
 
-from kabes.server import outbox
 from kabes.server.protocol import as_json
-from kabes.server.state import TableState, Timing, replay
-from kabes.server.tablelog import Entry
+from kabes.table import outbox
+from kabes.table.entries import Entry
+from kabes.table.state import TableState, Timing, replay
 
 TIMING = Timing(600.0, 5.0, 30.0)
 """As the server below is started: --turn-seconds 600 (no turn runs out meanwhile)."""

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from kabes.server.logs import JsonLines, LinesOnTheLoop, log_entry
-from kabes.server.tablelog import Entry
+from kabes.table.entries import Entry
 
 
 @pytest.fixture

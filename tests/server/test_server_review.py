@@ -22,9 +22,10 @@ from harness import Server, Socket, fresh, running, sqlite_url
 from kabes.ai.review import decisions
 from kabes.match import Match
 from kabes.records import replay, to_record
-from kabes.server import computers, wire
+from kabes.server import computers
 from kabes.server.config import Settings
 from kabes.server.table import Table
+from kabes.table import wire
 from kabes.views import view
 
 FAST = Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.02, review_budget=0.02)

@@ -26,13 +26,13 @@ from stores import Backend, backend_fixture, db_url_fixture, store_fixture  # no
 
 import kabes
 from kabes.records import filled
-from kabes.server.effects import HandRated, MatchFinished, MatchStarted, TableStatus
 from kabes.server.metrics import Metrics
-from kabes.server.rankings import RANKED_AFTER_HANDS
 from kabes.server.schema import metadata, players, table_events
 from kabes.server.store import MIGRATIONS, Store, StoreError
 from kabes.server.table import Table
-from kabes.server.tablelog import Entry
+from kabes.table.effects import HandRated, MatchFinished, MatchStarted, TableStatus
+from kabes.table.entries import Entry
+from kabes.table.rankings import RANKED_AFTER_HANDS
 
 MODEL = PlackettLuce()
 MATCH_SECONDS = 120.0

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from kabes.server.protocol import Ack, ServerMessage
-from kabes.server.state import TableState
+from kabes.table.state import TableState
 
 ANSWERS_KEPT = 512
 """Answers remembered per seat for retried action ids."""

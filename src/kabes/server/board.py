@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from kabes.server.quick_locks import LocalQuickLocks
-from kabes.server.state import Status
 from kabes.server.table import Table
+from kabes.table.state import Status
 
 
 @dataclass(slots=True)

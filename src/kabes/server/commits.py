@@ -20,7 +20,8 @@ import msgspec
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
-from kabes.server.effects import (
+from kabes.server.schema import match_players, matches, servers, tables, waiting_seats
+from kabes.table.effects import (
     Effect,
     HandRated,
     MatchFinished,
@@ -28,8 +29,7 @@ from kabes.server.effects import (
     SeatsFreed,
     TableStatus,
 )
-from kabes.server.schema import match_players, matches, servers, tables, waiting_seats
-from kabes.server.tablelog import Entry
+from kabes.table.entries import Entry
 
 _JSON = msgspec.json.Encoder().encode
 """An entry's data as compact JSON (the log is read back with any JSON reader)."""

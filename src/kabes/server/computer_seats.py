@@ -30,8 +30,8 @@ from kabes.server.protocol import (
     ServerMessage,
     encode,
 )
-from kabes.server.state import Status, TableState
 from kabes.server.workers import Workers
+from kabes.table.state import Status, TableState
 from kabes.views import View, view
 
 log = logging.getLogger("kabes.table")

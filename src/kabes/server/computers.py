@@ -24,8 +24,8 @@ from typing import Any
 
 from kabes.ai import make_player, review
 from kabes.ai.expert import Expert
-from kabes.server import wire
 from kabes.server.protocol import ReviewMove
+from kabes.table import wire
 from kabes.views import View
 
 PR_SET_PDEATHSIG = 1

@@ -17,7 +17,7 @@ from typing import Any, Final, get_type_hints
 
 from kabes.ai.review import REVIEW_BUDGET
 from kabes.server.proxies import LOOPBACK, TrustedProxies
-from kabes.server.state import Timing
+from kabes.table.state import Timing
 
 PREFIX: Final = "kabes:"
 """The default prefix of every key and channel (``--redis-prefix``)."""

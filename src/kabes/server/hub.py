@@ -38,11 +38,11 @@ from kabes.server.new_tables import created
 from kabes.server.protocol import ErrorCode, NewTable, Refused
 from kabes.server.relay import Moved, Relay
 from kabes.server.seat_holds import SeatHolds
-from kabes.server.state import Status
 from kabes.server.store import Store
 from kabes.server.table import Table, restore
 from kabes.server.table_requests import AskRecord, AskSeat, AskSummary, TableRequest
 from kabes.server.workers import Workers
+from kabes.table.state import Status
 
 log = logging.getLogger("kabes.hub")
 

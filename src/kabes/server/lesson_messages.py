@@ -1,9 +1,9 @@
 """The lessons' HTTP messages, both ways (docs/lessons.md, "Served over HTTP"): msgspec structs
-as every message of kabes.server.protocol is, so a lesson's shapes are declared the one way
-the server declares a message, and read with the same refusals (``protocol.decode_as``).
+as every client message of kabes.server.protocol is, so a lesson's shapes are declared the one
+way the server declares a message, and read with the same refusals (``protocol.decode_as``).
 
 They live beside protocol.py rather than in it to keep that module readable (it holds the
-table's messages); nothing else writes a lesson answer's shape. The answers are documented
+table's client messages); nothing else writes a lesson answer's shape. The answers are documented
 in the OpenAPI document by :func:`openapi_schema`, since FastAPI documents only the models
 of its own validation library, which the server does not use.
 """

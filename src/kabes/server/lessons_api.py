@@ -19,7 +19,6 @@ from kabes.lessons.model import Lesson, Texts
 from kabes.lessons.position import Attempt, position, read_on, try_choice, try_move
 from kabes.match import Match
 from kabes.rules import VARIANTS
-from kabes.server import wire
 from kabes.server.callers import Callers
 from kabes.server.http_input import read_body
 from kabes.server.lesson_messages import (
@@ -37,6 +36,7 @@ from kabes.server.lesson_messages import (
 )
 from kabes.server.protocol import ErrorCode, Refused
 from kabes.server.store import Store
+from kabes.table import wire
 from kabes.views import view
 from kabes.words import LANGUAGES
 

@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from kabes.server.tablelog import Entry
+from kabes.table.entries import Entry
 
 _json = json.JSONEncoder(ensure_ascii=False).encode
 """``json.dumps(..., ensure_ascii=False)`` without building an encoder for every line."""

@@ -1,20 +1,102 @@
-"""The table protocol's messages, both ways, and its error codes (docs/protocol.md).
+"""The table protocol at the server's edge: what clients send, decoded; what the table sends,
+encoded (docs/protocol.md).
 
-Every message a client sends (on the socket, or as an HTTP body) is a struct here, decoded by
-msgspec with :func:`decode_as`; every message the server sends is a struct here, encoded once
-per distinct content. A refusal is :class:`Refused` with an :class:`ErrorCode`, whatever layer
-raises it: the socket turns it into an ``error`` message, HTTP into ``{"code", "message"}``
-with the code's status. Nothing else in the server writes a message's shape.
+Every message a client sends (on the socket, or as an HTTP body) is a msgspec struct here,
+decoded by msgspec with :func:`decode_as`. What the server sends is the pure table's
+(``kabes.table.messages``, plain data classes, and ``kabes.table.refusals``: a refusal is
+:class:`Refused` with an :class:`ErrorCode`, whatever layer raises it), encoded here by
+msgspec (:func:`encode`, and :data:`MSGSPEC` for the table's outbox, which encodes the parts
+every seat is sent alike once a change). The socket turns a refusal into an ``error``
+message, HTTP into ``{"code", "message"}`` with the code's status. Nothing else in the server
+writes a message's shape.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from enum import StrEnum
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Final, TypeVar
 
 import msgspec
+
+from kabes.table.messages import (
+    Ack,
+    Clock,
+    Error,
+    Hint,
+    LastHand,
+    Pause,
+    ReasonedError,
+    Review,
+    ReviewMove,
+    Said,
+    SeatInfo,
+    ServerMessage,
+    Summary,
+    Train,
+    Update,
+    View,
+    Welcome,
+)
+from kabes.table.refusals import HTTP_STATUS, ErrorCode, Refused, error_code
+
+__all__ = [
+    "BODY_LIMIT",
+    "FIELD_CODES",
+    "HTTP_STATUS",
+    "MAX_MESSAGES_PER_SECOND",
+    "MAX_MESSAGE_BYTES",
+    "MSGSPEC",
+    "TOURNAMENT_FIELD_CODES",
+    "Ack",
+    "Action",
+    "ActionId",
+    "BadInput",
+    "ClientMessage",
+    "Clock",
+    "EnterTournament",
+    "Error",
+    "ErrorCode",
+    "FinishAction",
+    "Hello",
+    "Hint",
+    "HintAction",
+    "LastHand",
+    "LeaveAction",
+    "LessonTry",
+    "MsgspecEncoder",
+    "NewGuest",
+    "NewTable",
+    "NewTournament",
+    "NextHandAction",
+    "Pause",
+    "PlayAction",
+    "PlayAgainAction",
+    "QuickSeat",
+    "Raw",
+    "ReasonedError",
+    "Refused",
+    "RemoveAction",
+    "Review",
+    "ReviewAction",
+    "ReviewMove",
+    "Said",
+    "SayAction",
+    "SeatInfo",
+    "ServerMessage",
+    "StartAction",
+    "Summary",
+    "SyncAction",
+    "Train",
+    "Update",
+    "View",
+    "Welcome",
+    "as_json",
+    "decode_as",
+    "decode_client",
+    "encode",
+    "error_code",
+]
 
 MAX_MESSAGE_BYTES: Final = 4096
 """A client message over this many bytes closes its socket (1009)."""
@@ -26,97 +108,6 @@ BODY_LIMIT: Final = 16 * 1024
 """An HTTP request body over this many bytes is refused (413)."""
 
 T = TypeVar("T")
-
-
-class ErrorCode(StrEnum):
-    """Every code a refusal carries, on the socket and over HTTP."""
-
-    BAD_NAME = "bad_name"
-    BAD_TOKEN = "bad_token"
-    NOT_FOUND = "not_found"
-    BAD_VARIANT = "bad_variant"
-    BAD_OPTIONS = "bad_options"
-    BAD_LEVEL = "bad_level"
-    PEOPLE_ONLY = "people_only"
-    TABLE_FULL = "table_full"
-    STARTED = "started"
-    NOT_SEATED = "not_seated"
-    BAD_MESSAGE = "bad_message"
-    NOT_YOUR_TURN = "not_your_turn"
-    ILLEGAL_MOVE = "illegal_move"
-    NOT_HOST = "not_host"
-    NOT_NOW = "not_now"
-    NO_HINTS = "no_hints"
-    SLOW_DOWN = "slow_down"
-    TOO_MANY_TABLES = "too_many_tables"
-    """A player holds the most seats at tables waiting to start (kabes.server.seat_holds)."""
-    UNAVAILABLE = "unavailable"
-    """An addition: the store (or the table's owner) could not keep or answer; try again."""
-    BAD_STEP = "bad_step"
-    """An addition (lessons): a step or choice that does not exist, or a try that does not fit."""
-    BAD_LANGUAGE = "bad_language"
-    """An addition (lessons): a language the lessons are not written in."""
-    REMOVED = "removed"
-    """An addition: the host removed this player from the table before its start; they may
-    not take a seat there again."""
-    TOO_MANY_SOCKETS = "too_many_sockets"
-    """An addition: a seat opened a socket beyond its cap; its oldest is closed (4409)."""
-    TOURNAMENT_FULL = "tournament_full"
-    """``enter`` of a tournament that has ``--tournament-max-entrants`` entrants."""
-
-
-HTTP_STATUS: Final[Mapping[ErrorCode, int]] = {
-    ErrorCode.BAD_NAME: 422, ErrorCode.BAD_TOKEN: 401, ErrorCode.NOT_FOUND: 404,
-    ErrorCode.BAD_VARIANT: 422, ErrorCode.BAD_OPTIONS: 422, ErrorCode.BAD_LEVEL: 422,
-    ErrorCode.PEOPLE_ONLY: 422, ErrorCode.TABLE_FULL: 409, ErrorCode.STARTED: 409,
-    ErrorCode.NOT_SEATED: 403, ErrorCode.BAD_MESSAGE: 422, ErrorCode.NOT_YOUR_TURN: 409,
-    ErrorCode.ILLEGAL_MOVE: 409, ErrorCode.NOT_HOST: 403, ErrorCode.NOT_NOW: 409,
-    ErrorCode.NO_HINTS: 409, ErrorCode.SLOW_DOWN: 429, ErrorCode.UNAVAILABLE: 503,
-    ErrorCode.BAD_STEP: 400, ErrorCode.BAD_LANGUAGE: 400,
-    ErrorCode.REMOVED: 403, ErrorCode.TOO_MANY_SOCKETS: 409, ErrorCode.TOO_MANY_TABLES: 409,
-    ErrorCode.TOURNAMENT_FULL: 409,
-}
-"""The HTTP status each code is answered with."""
-
-
-def error_code(text: str) -> ErrorCode:
-    """The code named ``text`` (relayed from another process); ``unavailable`` if this
-    process knows no such code (a process of another version)."""
-    try:
-        return ErrorCode(text)
-    except ValueError:
-        return ErrorCode.UNAVAILABLE
-
-
-class Refused(Exception):
-    """A request or an action refused with a protocol code; nothing was changed. A refused
-    move also carries the engine's ``reason`` and ``facts`` (kabes.errors), which the
-    ``error`` message passes on so that clients can word it themselves."""
-
-    def __init__(
-        self,
-        code: ErrorCode,
-        message: str,
-        reason: str | None = None,
-        facts: dict[str, Any] | None = None,
-        status: int | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.reason = reason
-        self.facts = facts
-        self.status = HTTP_STATUS[code] if status is None else status
-
-    def to_error(self, action_id: str | None) -> Error:
-        """The socket's ``error`` message for this refusal."""
-        if self.reason is None:
-            return Error(action_id, self.code, self.message)
-        return Error(action_id, self.code, self.message, self.reason, dict(self.facts or {}))
-
-    def to_body(self) -> dict[str, str]:
-        """The HTTP error body."""
-        return {"code": str(self.code), "message": self.message}
 
 
 # Client to server ----------------------------------------------------------------------------
@@ -344,191 +335,10 @@ def _loose_id(data: str | bytes) -> str | None:
     return None
 
 
-# Server to client ----------------------------------------------------------------------------
-
-
-class SeatInfo(msgspec.Struct):
-    """Who sits in a seat, as the table summary shows it."""
-
-    seat: int
-    name: str
-    player: int | None
-    kind: str
-    level: str | None
-    connected: bool
-    left: bool
-
-
-class Summary(msgspec.Struct):
-    """The table summary: variant, options (defaults included), host, status, seats;
-    whether it is listed in the lobby (``public``), may be watched (``watch``), and how many
-    sockets watch it now (``watchers``)."""
-
-    code: str
-    variant: str
-    players: int
-    options: dict[str, Any]
-    host: int
-    status: str
-    seats: list[SeatInfo | None]
-    next_table: str | None
-    tournament: str | None = None
-    """The tournament this table's match belongs to (null for other tables)."""
-    round: int | None = None
-    """Its round in that tournament."""
-    public: bool = False
-    watch: bool = False
-    watchers: int = 0
-
-
-class Clock(msgspec.Struct):
-    """The running turn clock: whose, how long is left, whether that seat is away."""
-
-    seat: int
-    remaining_ms: int
-    away: bool
-    total_ms: int
-
-
-class Pause(msgspec.Struct):
-    """The pause between hands."""
-
-    remaining_ms: int
-    total_ms: int
-
-
-class LastHand(msgspec.Struct):
-    """Between hands and after the match: the hand just ended, face up, and its result."""
-
-    result: dict[str, Any]
-    hands: list[list[str]]
-    explanation: list[dict[str, Any]]
-
-
-class Train(msgspec.Struct):
-    """A train in Mexican Train: its owner (None: the public train), tiles, open end, marker."""
-
-    owner: int | None
-    tiles: list[str]
-    end: int
-    marked: bool
-
-
-class View(msgspec.Struct):
-    """A seat's VIEW: what that seat may see of the match (``kabes.views.view``), with the
-    clocks the table adds."""
-
-    variant: str
-    players: int
-    seat: int | None
-    teams: bool
-    hand_number: int
-    hand: list[str]
-    counts: list[int]
-    stock: int
-    turn: int | None
-    leader: int | None
-    legal: list[str]
-    line: list[str] | None
-    ends: list[int] | None
-    forced_lead: str | None
-    engine: str | None
-    trains: list[Train]
-    open_double: str | None
-    played: list[tuple[int, str]]
-    passes: list[tuple[int, list[int]]]
-    draws: list[int]
-    voids: list[list[int]]
-    scores: list[int]
-    target: int | None
-    hands_played: int
-    hand_wins: list[int]
-    options: dict[str, Any]
-    clock: Clock | None
-    pause: Pause | None
-    last_hand: LastHand | None
-    result: dict[str, Any] | None
-    traits: msgspec.Raw
-    """The variant's traits for this seat count (``Rules.traits``), encoded once."""
-
+# Server to client: the pure table's messages, encoded by msgspec ------------------------
 
 Raw = msgspec.Raw
 """A part of a message already encoded (a summary or events shared by every seat's update)."""
-
-
-class Welcome(msgspec.Struct, tag="welcome", tag_field="type"):
-    """The answer to a hello: the seat, the table and the seat's view."""
-
-    seq: int
-    seat: int | None
-    table: Summary | Raw
-    view: View
-
-
-class Update(msgspec.Struct, tag="update", tag_field="type"):
-    """After every change, to every connected seat: the events it may see and its view."""
-
-    seq: int
-    table: Summary | Raw
-    events: list[dict[str, Any]] | Raw
-    view: View
-
-
-class Ack(msgspec.Struct, tag="ack", tag_field="type"):
-    """The action ``id`` was applied; ``seq`` is the update it made."""
-
-    id: str
-    seq: int
-
-
-class Error(msgspec.Struct, tag="error", tag_field="type", omit_defaults=True):
-    """The action was refused and nothing changed (``reason`` and ``facts``: a refused
-    move's, from the engine, for clients to word it)."""
-
-    id: str | None
-    code: ErrorCode
-    message: str
-    reason: str | None = None
-    facts: dict[str, Any] | None = None
-
-
-class Hint(msgspec.Struct, tag="hint", tag_field="type"):
-    """The expert's move and reason, answering ``hint``."""
-
-    id: str
-    move: str
-    reason: str
-
-
-class ReviewMove(msgspec.Struct):
-    """One move of a review where the expert would have played otherwise."""
-
-    index: int
-    played: str
-    better: str
-    reason: str
-    view: View
-
-
-class Review(msgspec.Struct, tag="review", tag_field="type"):
-    """The answer to ``review``: the asker's moves of hand ``hand`` the expert would change."""
-
-    id: str
-    hand: int
-    moves: list[ReviewMove]
-
-
-class Said(msgspec.Struct, tag="said", tag_field="type"):
-    """A seat said a fixed phrase: to every socket at the table, watchers included. ``at``:
-    the server's time in ms; ``seq``: the table's, unchanged (a phrase is no change)."""
-
-    seq: int
-    seat: int
-    phrase: str
-    at: int
-
-
-ServerMessage = Welcome | Update | Ack | Error | Hint | Review | Said
 
 _encoder = msgspec.json.Encoder()
 
@@ -542,3 +352,21 @@ def as_json(message: Any) -> dict[str, Any]:
     """A message (or a part of one) as the plain JSON values a client reads from it."""
     out: dict[str, Any] = msgspec.json.decode(_encoder.encode(message))
     return out
+
+
+class MsgspecEncoder:
+    """The table's encoder at the server (``kabes.table.encoding.Encoder``): msgspec, with
+    a part shared by many messages encoded once and spliced into each as it is."""
+
+    def __init__(self) -> None:
+        self.encode: Callable[[object], bytes] = _encoder.encode
+        """A message as JSON bytes: msgspec's own method, called with no step between
+        (several times a change)."""
+
+    def shared(self, part: object) -> object:
+        """``part`` encoded once, as :data:`Raw`."""
+        return Raw(_encoder.encode(part))
+
+
+MSGSPEC = MsgspecEncoder()
+"""The encoder the server's tables are handed."""

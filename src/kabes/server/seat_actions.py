@@ -3,7 +3,7 @@
 The table's actor (kabes.server.table) first decides whether an action is heard at all (a
 watcher's goes to kabes.server.watchers; a socket of a seat given up speaks for nobody; the
 seat's rate; an id answered before is answered the same again) and then hands it to
-:func:`act`, which checks it against the rules (kabes.server.actions), commits what it
+:func:`act`, which checks it against the rules (kabes.table.actions), commits what it
 changes through the actor, and acknowledges it. A refusal goes up as
 :class:`~kabes.server.protocol.Refused`, which the actor answers and remembers. The actor is
 seen here through :class:`Desk` only, so this module does not know the actor's insides.
@@ -14,7 +14,6 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from kabes.server import actions, outbox
 from kabes.server.answers import Answers
 from kabes.server.clock import Clock
 from kabes.server.computer_seats import ComputerSeats
@@ -25,19 +24,22 @@ from kabes.server.protocol import (
     Action,
     HintAction,
     LeaveAction,
+    NextHandAction,
     PlayAction,
     PlayAgainAction,
     RemoveAction,
     ReviewAction,
     Said,
     SayAction,
+    StartAction,
     SyncAction,
     encode,
 )
 from kabes.server.seat_sockets import GONE_CLOSE, SeatSockets
-from kabes.server.state import TableState
-from kabes.server.tablelog import Entry
 from kabes.server.watchers import Watchers
+from kabes.table import actions, outbox
+from kabes.table.entries import Entry
+from kabes.table.state import TableState
 
 REMOVED_CLOSE = GONE_CLOSE
 """The close code of the sockets of a player the host removed (as of one who left)."""
@@ -113,8 +115,12 @@ async def act(desk: Desk, conn: Connection, action: Action) -> None:
     else:
         if isinstance(action, PlayAction):
             kind, data = actions.play(state, seat, action.move)
+        elif isinstance(action, StartAction):
+            kind, data = actions.start(state, seat, desk.rng)
+        elif isinstance(action, NextHandAction):
+            kind, data = actions.next_hand(state, seat, desk.rng)
         else:
-            kind, data = actions.host_action(state, seat, action, desk.rng)
+            kind, data = actions.finish(state, seat)
         entry = await desk.commit(kind, data, seat, action.id)
         conn.send(encode(Ack(action.id, entry.seq)))
 

@@ -17,7 +17,7 @@ process of a cluster, since a player's tables may be held by different processes
   fails, the row is given back (:meth:`SeatHolds.give_back`).
 - **Freeing** a seat (a ``left`` or ``removed`` entry while waiting, the ``started`` entry,
   a waiting table closed or abandoned) drops its rows in the very transaction that keeps the
-  entry (the ``SeatsFreed`` effect, kabes.server.outcomes): the count never disagrees with
+  entry (the ``SeatsFreed`` effect, kabes.table.outcomes): the count never disagrees with
   the logs after a crash.
 - A row taken just before a process died, whose entry was never written, is a seat nobody
   holds: a row whose table never came to exist is dropped by :meth:`SeatHolds.sweep` a minute

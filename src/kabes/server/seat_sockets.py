@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from kabes.server.inbox import Connection
 from kabes.server.protocol import ErrorCode, Refused, encode
 from kabes.server.seat_limits import shed_oldest
-from kabes.server.state import TableState
+from kabes.table.state import TableState
 
 GONE_CLOSE = 4403
 """The close code of a socket whose player no longer holds its seat (left or removed)."""

@@ -1,7 +1,7 @@
 """Public tables start with their people present (PROTOCOL.md, "Safe for strangers").
 
 A full public table starts by itself only once every person seated has a socket open there
-(kabes.server.self_start); and a person who has had no socket open at a public table that is
+(kabes.table.self_start); and a person who has had no socket open at a public table that is
 waiting for ``--seat-wait-seconds`` loses the seat, through the same logged ``left`` entry as
 their own ``leave`` (marked ``absent``), so that a stranger who takes seats and never comes
 cannot hold a table back, and the freed seat is free again after a restart (it is in the log).
@@ -21,18 +21,12 @@ import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from kabes.server import actions
 from kabes.server.protocol import Refused
-from kabes.server.state import Status, TableState
+from kabes.table import actions
+from kabes.table.state import Status, TableState
 
 if TYPE_CHECKING:
     from kabes.server.table import Table
-
-
-def everyone_here(state: TableState, connected: Callable[[int], bool]) -> bool:
-    """Whether every person seated at ``state``'s table has a socket open there."""
-    return all(connected(n) for n, s in enumerate(state.seats)
-               if s is not None and s.person and not s.left)
 
 
 def freed_at(state: TableState, absent_since: Callable[[int], float | None],

@@ -32,9 +32,7 @@ from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from kabes.server.commits import Pending, write
-from kabes.server.effects import Effect
 from kabes.server.metrics import Metrics
-from kabes.server.rankings import RANKED_AFTER_HANDS
 from kabes.server.schema import (
     lesson_progress,
     link_codes,
@@ -47,7 +45,10 @@ from kabes.server.schema import (
     table_events,
     tables,
 )
-from kabes.server.tablelog import Entry, Lost
+from kabes.server.tablelog import Lost
+from kabes.table.effects import Effect
+from kabes.table.entries import Entry
+from kabes.table.rankings import RANKED_AFTER_HANDS
 
 log = logging.getLogger("kabes.store")
 

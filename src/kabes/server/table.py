@@ -1,14 +1,17 @@
 """One table's actor: it owns the table's state, inbox, timer, log and sockets.
 
-What a table *is* lives in :class:`~kabes.server.state.TableState`, changed only by applying
-log entries (``kabes.server.tablelog``), so that a live table and a rebuilt one are the same.
-The actor handles its inbox one item at a time (:meth:`Table.run`: no locks, no other task
+What a table *is* lives in the pure table (``kabes.table``): its
+:class:`~kabes.table.state.TableState`, changed only by applying log entries, so that a live
+table and a rebuilt one are the same, the checks of an action, the messages. The actor drives
+it: it handles its inbox one item at a time (:meth:`Table.run`: no locks, no other task
 touches a table) and hands work to its parts: what a seat's action does to ``seat_actions``,
-the messages to ``outbox``, what follows from a change (status, matches, ratings) to
-``outcomes``, the computer seats, hints and reviews to ``computer_seats``, the seats' sockets
-and the abandonment clock to ``seat_sockets``, the watchers to ``watchers``, when a table
-starts by itself to ``self_start``. Live, an entry is applied, then stored (the store commits
-in groups), and only then broadcast and acknowledged (PROTOCOL.md guarantee 2).
+the messages to ``kabes.table.outbox`` (encoded by msgspec, ``protocol.MSGSPEC``), what
+follows from a change (status, matches, ratings) to ``kabes.table.outcomes``, the computer
+seats, hints and reviews to ``computer_seats``, the seats' sockets and the abandonment clock
+to ``seat_sockets``, the watchers to ``watchers``, when a table starts by itself to
+``kabes.table.self_start``; its log is reached through ``tablelog.TableLog``. Live, an entry
+is applied, then stored (the store commits in groups), and only then broadcast and
+acknowledged (PROTOCOL.md guarantee 2).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Any, Protocol
 
 from kabes.errors import KabesError
 from kabes.match import Match
-from kabes.server import actions, outbox, presence, seat_actions, seat_wait
+from kabes.server import seat_actions, seat_wait
 from kabes.server.answers import Answers
 from kabes.server.clock import Alarm, Clock
 from kabes.server.computer_seats import ComputerSeats
@@ -45,10 +48,9 @@ from kabes.server.inbox import (
 )
 from kabes.server.logs import log_entry
 from kabes.server.metrics import Metrics
-from kabes.server.outcomes import effects_of
 from kabes.server.phrases import PhraseGate
-from kabes.server.presence import Presence
 from kabes.server.protocol import (
+    MSGSPEC,
     Action,
     ErrorCode,
     Refused,
@@ -58,11 +60,15 @@ from kabes.server.protocol import (
 from kabes.server.seat_holds import SeatHolds
 from kabes.server.seat_limits import SeatRate
 from kabes.server.seat_sockets import SeatSockets
-from kabes.server.self_start import start_alarm, start_entry
-from kabes.server.state import Change, Status, TableState, replay
-from kabes.server.tablelog import Entry, Lost, TableLog
+from kabes.server.tablelog import Lost, TableLog
 from kabes.server.watchers import Watchers
 from kabes.server.workers import Workers
+from kabes.table import actions, outbox, presence
+from kabes.table.entries import Entry
+from kabes.table.outcomes import effects_of
+from kabes.table.presence import Presence
+from kabes.table.self_start import start_alarm, start_entry
+from kabes.table.state import Change, Status, TableState, replay
 
 log = logging.getLogger("kabes.table")
 
@@ -126,7 +132,7 @@ class Table:
         """The sockets watching from no seat (kabes.server.watchers)."""
         self.phrases = PhraseGate()
         self.presence = Presence()
-        """What the log is told of the seats' connections, and when (kabes.server.presence)."""
+        """What the log is told of the seats' connections, and when (kabes.table.presence)."""
         self.rate = SeatRate()
         """Each seat's actions in the last second, all its sockets together, by arrival."""
         self.answers = Answers()
@@ -344,7 +350,7 @@ class Table:
         """Send every connected seat and the watchers their update after ``change``."""
         for seat_number, data_out in outbox.updates(state, change.news, change.events, seats,
                                                     self.connected, self.clock.now(),
-                                                    self.watcher_count,
+                                                    MSGSPEC, self.watcher_count,
                                                     watching=bool(self.watchers)):
             if seat_number is None:
                 self.watchers.send(data_out)
@@ -404,7 +410,7 @@ class Table:
 
     async def _presence(self, seat: int, here: bool, forced: bool = False) -> None:
         """``seat`` gained its first socket (``here``) or lost its last: logged, or only
-        told to every socket at the current seq (kabes.server.presence)."""
+        told to every socket at the current seq (kabes.table.presence)."""
         found = self.presence.change(self.state, seat, here, self.clock.now(), forced)
         if found is not None:
             with contextlib.suppress(Refused):
@@ -437,7 +443,7 @@ class Table:
         return int(data["seat"])
 
     async def start_if_due(self) -> None:
-        """Start the table if it starts by itself now (kabes.server.self_start): a public
+        """Start the table if it starts by itself now (kabes.table.self_start): a public
         one full, a tournament's with its people here or its time come. A failed write goes
         up to the asker (a joiner tries again); the actor's loop looks again after every
         item."""

@@ -1,32 +1,16 @@
-"""A table's log: its entries, and what a table needs of the place that keeps them.
+"""What a table's actor needs of the place that keeps its log.
 
-The store keeps these entries and the table applies them (``kabes.server.state``); both import
-this module and nothing of each other. A table reaches its log only through :class:`TableLog`.
+The entries are the pure table's (``kabes.table.entries``), and so are the effects kept with
+them (``kabes.table.effects``); the store keeps both and the table applies the entries. A
+table reaches its log only through :class:`TableLog`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
-from kabes.server.effects import Effect
-
-
-@dataclass(slots=True)
-class Entry:
-    """One change of a table, as its log keeps it."""
-
-    seq: int
-    kind: str
-    data: dict[str, Any]
-    at: float
-    """Wall time of the change, in seconds."""
-    seat: int | None = None
-    """The seat whose action made it, if any."""
-    action: str | None = None
-    """That action's id, so a retried id is answered, not applied again."""
-    epoch: int = 0
-    """The epoch of the owner that wrote it (the store refuses one older than the table's)."""
+from kabes.table.effects import Effect
+from kabes.table.entries import Entry
 
 
 class TableLog(Protocol):

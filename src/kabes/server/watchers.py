@@ -11,11 +11,11 @@ table's abandonment, not the people online. Only the table's actor touches them.
 
 from __future__ import annotations
 
-from kabes.server import outbox
 from kabes.server.inbox import Connection
-from kabes.server.outbox import Connected
 from kabes.server.protocol import Ack, Action, ErrorCode, Refused, SyncAction, encode
-from kabes.server.state import TableState
+from kabes.table import outbox
+from kabes.table.outbox import Connected
+from kabes.table.state import TableState
 
 WATCHERS_PER_TABLE = 200
 """Sockets that may watch one table at once; the next is told ``slow_down`` and closed."""

@@ -175,7 +175,7 @@ function joinCard(nav) {
     h("button", { type: "submit", class: "primary", "data-action": "join" }, t("action.join"))));
 }
 
-/** Rated hands before a player is listed: the server's kabes.server.rankings.RANKED_AFTER_HANDS. */
+/** Rated hands before a player is listed: the server's kabes.table.rankings.RANKED_AFTER_HANDS. */
 const RANKED_AFTER_HANDS = 10;
 
 function rankingsCard(card, list) {

@@ -1,9 +1,10 @@
 """What each action of a seat asks of a table, checked against the table's state.
 
-Pure: each function reads a :class:`~kabes.server.state.TableState` and returns the log
-entry the action makes (its kind and data), or raises :class:`~kabes.server.protocol.Refused`
-with the protocol's code and nothing changed. The actor commits what these return; the
-engine has the last word on a move when the entry is applied.
+Pure: each function reads a :class:`~kabes.table.state.TableState` and the action's own values
+(a move's text, a seat), never a decoded message, and returns the log entry the action makes
+(its kind and data), or raises :class:`~kabes.table.refusals.Refused` with the protocol's
+code and nothing changed. Whoever drives the table (the server's actor) commits what these
+return; the engine has the last word on a move when the entry is applied.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from typing import Any
 from kabes.errors import BadMove
 from kabes.moves import Timeout, parse_move
 from kabes.rules import get_rules
-from kabes.server.protocol import ErrorCode, FinishAction, NextHandAction, Refused, StartAction
-from kabes.server.state import Status, TableState
+from kabes.table.refusals import ErrorCode, Refused
+from kabes.table.state import Status, TableState
 
 EntryData = tuple[str, dict[str, Any]]
 """A log entry to make: its kind and its data."""
@@ -38,27 +39,35 @@ def play(state: TableState, seat: int, text: str) -> EntryData:
     return "move", {"seat": seat, "move": str(move)}
 
 
-def host_action(
-    state: TableState,
-    seat: int,
-    action: StartAction | NextHandAction | FinishAction,
-    rng: random.Random,
-) -> EntryData:
-    """The host starts the match, deals the next hand now, or finishes an open-ended match."""
+def _host(state: TableState, seat: int) -> None:
     if seat != state.host:
         raise Refused(ErrorCode.NOT_HOST, "only the host may do that")
-    if isinstance(action, StartAction):
-        if state.tournament is not None:
-            raise Refused(ErrorCode.NOT_NOW, "a tournament table starts by itself")
-        if state.status != Status.WAITING:
-            raise Refused(ErrorCode.NOT_NOW, "the match has already started")
-        if state.free_seats:
-            raise Refused(ErrorCode.NOT_NOW, f"seat {state.free_seats[0]} is still free")
-        return "started", new_deal(state, rng)
-    if isinstance(action, NextHandAction):
-        if state.status != Status.BETWEEN_HANDS:
-            raise Refused(ErrorCode.NOT_NOW, "the next hand is dealt only between hands")
-        return "dealt", new_deal(state, rng)
+
+
+def start(state: TableState, seat: int, rng: random.Random) -> EntryData:
+    """The host starts the match, once every seat is taken (never a tournament's table,
+    which starts by itself)."""
+    _host(state, seat)
+    if state.tournament is not None:
+        raise Refused(ErrorCode.NOT_NOW, "a tournament table starts by itself")
+    if state.status != Status.WAITING:
+        raise Refused(ErrorCode.NOT_NOW, "the match has already started")
+    if state.free_seats:
+        raise Refused(ErrorCode.NOT_NOW, f"seat {state.free_seats[0]} is still free")
+    return "started", new_deal(state, rng)
+
+
+def next_hand(state: TableState, seat: int, rng: random.Random) -> EntryData:
+    """The host deals the next hand now, between hands."""
+    _host(state, seat)
+    if state.status != Status.BETWEEN_HANDS:
+        raise Refused(ErrorCode.NOT_NOW, "the next hand is dealt only between hands")
+    return "dealt", new_deal(state, rng)
+
+
+def finish(state: TableState, seat: int) -> EntryData:
+    """The host ends an open-ended match, between hands."""
+    _host(state, seat)
     if state.match is None or not state.match.options.open_ended:
         raise Refused(ErrorCode.NOT_NOW, "only an open-ended table can be finished by its host")
     if state.status != Status.BETWEEN_HANDS:

@@ -33,7 +33,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from kabes.server.state import Status, TableState
+from kabes.table.state import Status, TableState
 
 PRESENCE_SECONDS = 10.0
 """A seat's connection changes reach the log at most once within this many seconds."""

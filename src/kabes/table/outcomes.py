@@ -8,14 +8,14 @@ match counts in the matches played and won only on the same terms, over the whol
 and never once abandoned.
 
 The actor asks :func:`effects_of` after applying an entry, and hands the effects to the store
-with the entry, so they are kept in the same transaction (``kabes.server.effects``).
+with the entry, so they are kept in the same transaction (``kabes.table.effects``).
 """
 
 from __future__ import annotations
 
 from kabes.events import Event, HandEnded
 from kabes.records import to_record
-from kabes.server.effects import (
+from kabes.table.effects import (
     Effect,
     HandRated,
     MatchFinished,
@@ -23,9 +23,9 @@ from kabes.server.effects import (
     SeatsFreed,
     TableStatus,
 )
-from kabes.server.rankings import hand_ranks
-from kabes.server.state import Status, TableState
-from kabes.server.tablelog import Entry
+from kabes.table.entries import Entry
+from kabes.table.rankings import hand_ranks
+from kabes.table.state import Status, TableState
 
 
 def effects_of(

@@ -23,9 +23,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from kabes.server.actions import new_deal
-from kabes.server.seat_wait import everyone_here
-from kabes.server.state import Status, TableState
+from kabes.table.actions import new_deal
+from kabes.table.state import Status, TableState
 
 
 def start_entry(state: TableState, connected: Callable[[int], bool], now: float,
@@ -40,6 +39,12 @@ def start_entry(state: TableState, connected: Callable[[int], bool], now: float,
     if starts_now(state, connected, now):
         return new_deal(state, rng)
     return None
+
+
+def everyone_here(state: TableState, connected: Callable[[int], bool]) -> bool:
+    """Whether every person seated at ``state``'s table has a socket open there."""
+    return all(connected(n) for n, s in enumerate(state.seats)
+               if s is not None and s.person and not s.left)
 
 
 def starts_now(state: TableState, connected: Callable[[int], bool], now: float) -> bool:

@@ -1,6 +1,6 @@
 """The engine's values as the protocol shows them: a seat's view, events, review moves.
 
-The message types are ``kabes.server.protocol``'s; this module fills them from the engine
+The message types are ``kabes.table.messages``'; this module fills them from the engine
 (``kabes.views.View``, ``kabes.events``), and nothing else turns engine values into wire form.
 """
 
@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 from collections.abc import Callable
-from typing import Any, Final, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
-import msgspec
-
-from kabes.ai.review import Alternative
 from kabes.events import Event, LeadDrawn, LeaderChosen
 from kabes.explain import explanation_json
 from kabes.moves import Play
@@ -21,19 +19,14 @@ from kabes.options import Options
 from kabes.results import HandResult, MatchResult
 from kabes.rules import get_rules
 from kabes.rules.traits import traits_json
-from kabes.server.protocol import (
-    Clock,
-    LastHand,
-    Pause,
-    Raw,
-    ReviewMove,
-    Train,
-    as_json,
-    encode,
-)
-from kabes.server.protocol import View as ViewMessage
+from kabes.table.encoding import JSON, Encoder
+from kabes.table.messages import Clock, LastHand, Pause, ReviewMove, Train
+from kabes.table.messages import View as ViewMessage
 from kabes.tiles import MAX_PIPS, Tile
 from kabes.views import Own, View
+
+if TYPE_CHECKING:  # the review's searches are the levels': the table only words their answer
+    from kabes.ai.review import Alternative
 
 T = TypeVar("T")
 
@@ -108,8 +101,10 @@ def match_result(result: MatchResult) -> dict[str, Any]:
     return result.to_json()
 
 
-def _shared(memo: dict[str, Any], name: str, source: object, build: Callable[[], T]) -> T:
-    """``build()``, or what it built from an equal ``source`` for another view in ``memo``."""
+def reuse(memo: dict[str, Any], name: str, source: object, build: Callable[[], T]) -> T:
+    """``build()``, or what it built from an equal ``source`` for another message in
+    ``memo`` (for another seat's view of the same change, or at an earlier change: a part is
+    reused only when the input it is built from is the same, so it is the same part)."""
     kept = memo.get(name)
     if kept is not None and (kept[0] is source or kept[0] == source):
         return cast(T, kept[1])
@@ -126,22 +121,29 @@ def view_message(
 ) -> ViewMessage:
     """A seat's VIEW (PROTOCOL.md), with the clock and pause the table adds to it.
 
-    ``memo``: one dict shared by the views of one change (a view per seat), so that the parts
-    every seat is shown alike (the plays, the line, the options) are built once. A part is
-    reused only when the input it is built from equals the one it was built from, so nothing
-    of one seat's own can reach another seat's view through it."""
-    memo = {} if memo is None else memo
+    ``memo``: one dict shared by the views of one change (a view per seat), and kept from
+    change to change (``TableState.memo``), so that the parts every seat is shown alike (the
+    plays, the line, the options) are built once. A part is reused only when the input it is
+    built from equals the one it was built from, so nothing of one seat's own can reach
+    another seat's view through it."""
+    return ViewMessage(*_view_values(view, clock, pause, {} if memo is None else memo))
+
+
+def _view_values(
+    view: View, clock: Clock | None, pause: Pause | None, memo: dict[str, Any]
+) -> list[Any]:
+    """The fields of ``view``'s VIEW message, in order (:data:`OWN_AT` are the seat's own)."""
     last_hand = None
     if view.revealed is not None and view.last_result is not None:
         revealed, last_result = view.revealed, view.last_result
         explanation = view.last_explanation or ()
-        last_hand = _shared(memo, "last_hand", (revealed, last_result, explanation),
+        last_hand = reuse(memo, "last_hand", (revealed, last_result, explanation),
                             lambda: LastHand(
                                 hand_result(last_result),
                                 [[str(t) for t in h] for h in revealed],
                                 explanation_json(explanation)))
-    options = _shared(memo, "options", view.options, lambda: _view_options(view.options))
-    return ViewMessage(
+    options = reuse(memo, "options", view.options, lambda: _view_options(view.options))
+    return [
         view.variant,
         view.players,
         view.seat,
@@ -154,15 +156,15 @@ def view_message(
         view.leader,
         [move_text(m) for m in view.legal],
         None if view.line is None
-        else _shared(memo, "line", view.line, lambda: _laid(view.line or ())),
+        else reuse(memo, "line", view.line, lambda: _laid(view.line or ())),
         None if view.ends is None else list(view.ends),
         _forced_lead(view.forced_lead, view.seat, view.leader),
         None if view.engine is None else str(view.engine),
-        _shared(memo, "trains", view.trains, lambda: [
+        reuse(memo, "trains", view.trains, lambda: [
             Train(t.owner, _laid(t.laid), t.end, t.marked) for t in view.trains
         ]),
         view.open_double,
-        _shared(memo, "played", view.played, lambda: [
+        reuse(memo, "played", view.played, lambda: [
             (seat, move_text(move)) for seat, move in view.played
         ]),
         [(seat, list(numbers)) for seat, numbers in view.passes],
@@ -178,32 +180,86 @@ def view_message(
         last_hand,
         None if view.match_result is None else match_result(view.match_result),
         variant_traits(view.variant, view.players),
-    )
+    ]
+
+
+VIEW_FIELDS: Final = tuple(f.name for f in dataclasses.fields(ViewMessage))
+"""The VIEW message's fields, in order."""
+OWN_AT: Final = tuple(VIEW_FIELDS.index(name) for name in ("seat", "hand", "legal", "forced_lead"))
+"""Where a seat's own fields stand among them (``kabes.views.OWN_FIELDS``, and the forced
+lead, named to the leader only): what one seat's VIEW has that another's has not."""
+SHARED_AT: Final = tuple(VIEW_FIELDS.index(name) for name in ("last_hand", "result"))
+"""Where the largest parts every seat is shown alike stand (between hands and after the
+match): in the views of one moment, each is prepared once by the encoder
+(``Encoder.shared``), not written per seat; the options and the traits, which do not change
+in a match, once a match. (The line and the plays are not: at four seats, preparing them
+apart costs what writing them in each view does.)"""
+OPTIONS_AT: Final = VIEW_FIELDS.index("options")
+TRAITS_AT: Final = VIEW_FIELDS.index("traits")
 
 
 @functools.cache
-def variant_traits(variant: str, players: int) -> Raw:
+def variant_traits(variant: str, players: int) -> dict[str, Any]:
     """What a client must know of a variant with its seat count (``Rules.traits``), so that
-    it never asks which variant it shows: built and encoded once per variant and seat count,
-    and carried as it is in every view."""
-    return Raw(encode(traits_json(get_rules(variant), players)))
+    it never asks which variant it shows: built once per variant and seat count, and carried
+    as it is (never changed) in every view."""
+    return traits_json(get_rules(variant), players)
+
+
+_SHARED_TRAITS: dict[tuple[object, str, int], object] = {}
+
+
+def _shared_traits(encoder: Encoder, variant: str, players: int) -> object:
+    """:func:`variant_traits` as ``encoder`` prepares it for many messages: once."""
+    key = (encoder, variant, players)
+    found = _SHARED_TRAITS.get(key)
+    if found is None:
+        found = _SHARED_TRAITS[key] = encoder.shared(variant_traits(variant, players))
+    return found
+
+
+def _with_own(values: list[Any], seat: int | None, hand: list[str], legal: list[str],
+              forced_lead: str | None) -> ViewMessage:
+    """The VIEW of ``values`` (:func:`_view_values`) with another seat's own fields."""
+    values = values.copy()
+    at_seat, at_hand, at_legal, at_forced = OWN_AT
+    values[at_seat], values[at_hand], values[at_legal], values[at_forced] = (
+        seat, hand, legal, forced_lead)
+    return ViewMessage(*values)
 
 
 def view_messages(
-    first: View, owns: tuple[Own, ...], clock: Clock | None, pause: Pause | None
+    first: View,
+    owns: tuple[Own, ...],
+    clock: Clock | None,
+    pause: Pause | None,
+    encoder: Encoder | None = None,
+    memo: dict[str, Any] | None = None,
 ) -> list[ViewMessage]:
     """Every seat's VIEW at one moment (``first``, ``owns``: kabes.views.views_of), built
     once: seat 0's in full, each other's from it with that seat's own fields (its seat, tiles
-    and moves, and the forced lead, named to the leader only) from its own part."""
-    message = view_message(first, clock, pause)
-    out = [message]
+    and moves, and the forced lead, named to the leader only) from its own part. With
+    ``encoder``, the largest parts they share (:data:`SHARED_AT`, the options, the traits)
+    are prepared for it once (``Encoder.shared``: encoded once, at the server), for views
+    that are encoded by it, and by nothing else. ``memo``: as for :func:`view_message`."""
+    memo = {} if memo is None else memo
+    values = _view_values(first, clock, pause, memo)
+    if encoder is not None:
+        for at in SHARED_AT:
+            if values[at] is not None:
+                values[at] = encoder.shared(values[at])
+        options = values[OPTIONS_AT]
+        values[OPTIONS_AT] = reuse(memo, "shared_options", (options, encoder),
+                                   lambda: encoder.shared(options))
+        values[TRAITS_AT] = _shared_traits(encoder, first.variant, first.players)
+    out = [ViewMessage(*values)]
     for own in owns[1:]:
-        out.append(msgspec.structs.replace(
-            message,
-            seat=own.seat,
-            hand=[str(t) for t in own.hand],
-            legal=[move_text(m) for m in own.legal],
-            forced_lead=_forced_lead(first.forced_lead, own.seat, first.leader),
+        out.append(_with_own(
+            values,
+            own.seat,
+            [str(t) for t in own.hand],
+            [move_text(m) for m in own.legal],
+            _forced_lead(first.forced_lead, own.seat, first.leader),
         ))
     return out
 
@@ -213,7 +269,7 @@ def watcher_view(seat_view: ViewMessage) -> ViewMessage:
     without what is that seat's own (``kabes.views.OWN_FIELDS``: the seat, its tiles, its
     moves) and without the forced lead, which only the leader is told. What is left is what
     every seat is shown alike, so a watcher sees no tile a seat would not show the table."""
-    return msgspec.structs.replace(seat_view, seat=None, hand=[], legal=[], forced_lead=None)
+    return _with_own([getattr(seat_view, name) for name in VIEW_FIELDS], None, [], [], None)
 
 
 def _forced_lead(tile: Tile | None, seat: int | None, leader: int | None) -> str | None:
@@ -223,7 +279,8 @@ def _forced_lead(tile: Tile | None, seat: int | None, leader: int | None) -> str
 
 def view_json(view: View, clock: Clock | None = None, pause: Pause | None = None) -> dict[str, Any]:
     """A seat's VIEW as the JSON a client reads (for HTTP answers and for tests)."""
-    return as_json(view_message(view, clock, pause))
+    out: dict[str, Any] = json.loads(JSON.encode(view_message(view, clock, pause)))
+    return out
 
 
 def review_move(alternative: Alternative) -> ReviewMove:

@@ -1,20 +1,20 @@
 """A table's state is its log: applied live entry by entry, or rebuilt by replay, it is the
-same table (kabes.server.state). No server, no socket: the state alone."""
+same table (kabes.table.state). No server, no socket: the state alone."""
 
 from __future__ import annotations
 
 import random
 
-import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kabes.errors import KabesError
-from kabes.server import actions, outbox
-from kabes.server.protocol import ErrorCode, Refused, StartAction
-from kabes.server.state import Status, TableState, Timing, replay
-from kabes.server.tablelog import Entry
+from kabes.table import actions, outbox
+from kabes.table.encoding import JSON
+from kabes.table.entries import Entry
+from kabes.table.refusals import ErrorCode, Refused
+from kabes.table.state import Status, TableState, Timing, replay
 from kabes.tiles import full_set
 
 TIMING = Timing(turn_seconds=45.0, away_seconds=5.0, pause_seconds=30.0)
@@ -46,7 +46,7 @@ def seen(state: TableState) -> bytes:
     running = outbox.clocks(state, 1_800_000_000.0, lambda seat: False)
     everything = [outbox.summary(state, lambda seat: seat % 2 == 0)]
     everything += [outbox.seat_view(state, seat, running) for seat in range(state.players)]
-    return msgspec.json.encode(everything)
+    return JSON.encode(everything)
 
 
 def play_out(log: Log, moves: int) -> None:
@@ -55,7 +55,7 @@ def play_out(log: Log, moves: int) -> None:
         joined = actions.join(log.state, 100 + number, f"Seat {number}")
         assert not isinstance(joined, int), "a new person is given a free seat"
         log.add(*joined)
-    kind, data = actions.host_action(log.state, 0, StartAction("s"), log.rng)
+    kind, data = actions.start(log.state, 0, log.rng)
     log.add(kind, data, 0, "s")
     for step in range(moves):
         state = log.state

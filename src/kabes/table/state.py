@@ -18,7 +18,7 @@ from typing import Any
 from kabes.events import Event, LeadDrawn
 from kabes.match import Match
 from kabes.moves import TIMEOUT, parse_move
-from kabes.server.tablelog import Entry
+from kabes.table.entries import Entry
 from kabes.tiles import parse_tile
 
 ACKS_KEPT = 512
@@ -132,6 +132,10 @@ class TableState:
     acks: dict[int, OrderedDict[str, int]] = field(default_factory=dict)
     """Per seat, the action ids the log holds and the seq each made (retries get its ack)."""
     _unstarted: Match | None = None
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """What the outbox keeps from one change to the next (``kabes.table.outbox``): parts of
+    its messages built from values that did not change (the options, an unchanged summary),
+    built again when they do. No fact of the table: a rebuilt table starts without it."""
 
     # Applying entries --------------------------------------------------------------------
 
@@ -189,7 +193,7 @@ class TableState:
 
     def _disconnected(self, entry: Entry, change: Change) -> None:
         sitter = self.seat(entry.data["seat"])
-        # Logged late (kabes.server.presence), it says when the last socket went.
+        # Logged late (kabes.table.presence), it says when the last socket went.
         sitter.away_since = entry.data.get("since", entry.at)
         if entry.data.get("forced"):  # the servers dropped the socket: not the person's doing
             sitter.restarted = True
