@@ -97,10 +97,12 @@ ENGINE_PACKAGES = frozenset({"kabes.rules"})
 records"): one module per variant, built on the engine's pieces and scoring its matches."""
 
 BELOW: dict[str, frozenset[str]] = {
-    "kabes.cli": frozenset({"kabes.server", "kabes.table", "kabes.lessons", "kabes.ai",
-                            "kabes.words", "kabes.tournaments", ENGINE}),
-    "kabes.server": frozenset({"kabes.table", "kabes.lessons", "kabes.ai", "kabes.words",
-                               "kabes.tournaments", ENGINE}),
+    "kabes.cli": frozenset({"kabes.server", "kabes.local", "kabes.table", "kabes.lessons",
+                            "kabes.ai", "kabes.words", "kabes.tournaments", ENGINE}),
+    "kabes.server": frozenset({"kabes.local", "kabes.table", "kabes.lessons", "kabes.ai",
+                               "kabes.words", "kabes.tournaments", ENGINE}),
+    "kabes.local": frozenset({"kabes.table", "kabes.lessons", "kabes.ai", "kabes.words",
+                              ENGINE}),
     "kabes.table": frozenset({"kabes.ai", ENGINE}),
     "kabes.tournaments": frozenset({ENGINE}),
     "kabes.lessons": frozenset({"kabes.words", ENGINE}),
@@ -110,6 +112,7 @@ BELOW: dict[str, frozenset[str]] = {
 }
 """Each layer, and the layers it may import (docs/engine.md's diagram): the terminal starts
 the server; the server seats the levels, serves the lessons and drives the pure table; the
+phone alone (kabes.local) drives the same table and answers the same lessons; the
 table (what a table is, may do and sends, kabes.table) stands on the engine and words the
 levels' reviews, and runs without the server; the lessons and the levels stand side by side
 on the engine; the words (the catalogs) and the engine import nothing of the others."""

@@ -53,11 +53,13 @@ PACK: Final = TREE / "offline" / "pack"
 PYODIDE: Final = TREE / "offline" / "node_modules" / "pyodide"
 """Pyodide as ``npm ci`` puts it (``offline/package-lock.json`` pins its version)."""
 
-PACKAGES: Final = ("kabes.rules", "kabes.ai", "kabes.lessons", "kabes.words", "kabes.table")
+PACKAGES: Final = ("kabes.rules", "kabes.ai", "kabes.lessons", "kabes.words", "kabes.table",
+                   "kabes.local")
 """The packages the page runs, each whole (its subpackages and data too), besides the
-engine's modules at the top of ``kabes``; one that does not exist yet (the pure table before
-issue 25 lands) is left out. Nothing else of ``kabes`` goes: not the server, the terminal,
-the web client or the club tournaments, which need the network or another library."""
+engine's modules at the top of ``kabes``: the local table that drives the pure table on the
+phone (``kabes.local``) and all it stands on; one that does not exist is left out. Nothing
+else of ``kabes`` goes: not the server, the terminal, the web client or the club tournaments,
+which need the network or another library."""
 KINDS: Final = (".py", ".json")
 """The files of a package that go: its modules and its data (lessons, catalogs, phrases)."""
 RUNTIME: Final = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
