@@ -29,7 +29,8 @@ const loadMs = performance.now() - start;
 start = performance.now();
 pyodide.unpackArchive(new Uint8Array(readFileSync(join(pack, manifest.kabes))), "zip");
 pyodide.runPython(
-  "import kabes.match, kabes.ai, kabes.records, kabes.lessons.library, kabes.words",
+  "import kabes.match, kabes.ai, kabes.records, kabes.lessons.library, kabes.words, " +
+    "kabes.local.tables",
 );
 const importMs = performance.now() - start;
 

@@ -14,24 +14,17 @@ under CI, where both are a failure.
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from node_runs import run_in_pyodide
 from offline_matches import every_game, play
 
 from kabes.records import filled
 from kabes.server.offline_pack import PACK, read_manifest
 
-TREE = Path(__file__).resolve().parents[2]
-RUNNER = TREE / "offline" / "run.mjs"
 MATCHES = Path(__file__).with_name("offline_matches.py")
-UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 TIMED = {"budget": 0.01}
 """The expert as on a slow phone, at its smallest sensible budget."""
 REPEATABLE = {"budget": 30.0, "worlds": 8}
@@ -40,32 +33,12 @@ WIRE_MOST = 7_000_000
 """The issue's goal for the pack over the wire, in bytes."""
 
 
-def _missing() -> str:
-    if shutil.which("node") is None:
-        return "there is no node"
-    if read_manifest(PACK) is None:
-        return f"there is no offline pack in {PACK} (./scripts/setup builds it with npm)"
-    return ""
-
-
 @pytest.fixture(scope="module")
 def played() -> dict[str, Any]:
     """Node's run of every game, both ways: its timings and the games played."""
-    missing = _missing()
-    if missing:
-        if UNDER_CI:
-            raise RuntimeError(f"CI must run the offline pack's tests, but {missing}")
-        pytest.skip(f"offline pack tests skipped: {missing}")
     games = every_game()
-    asked = [{"games": games, "expert": TIMED}, {"games": games, "expert": REPEATABLE}]
-    start = time.perf_counter()
-    done = subprocess.run(["node", str(RUNNER), str(PACK), str(MATCHES), "run",
-                           json.dumps(asked)], capture_output=True, text=True, timeout=300,
-                          check=False)
-    assert done.returncode == 0, done.stderr[-3000:]
-    out: dict[str, Any] = json.loads(done.stdout)
-    out["seconds"] = time.perf_counter() - start
-    return out
+    return run_in_pyodide(MATCHES, "run", [{"games": games, "expert": TIMED},
+                                           {"games": games, "expert": REPEATABLE}])
 
 
 def test_pyodide_plays_every_variant_seat_count_and_level_to_a_result(
