@@ -4,11 +4,11 @@ the same messages, in the same order, for the same deals and moves (issue 26: on
 A person plays a whole match against computer seats at the server (in process, a fake
 clock), by the protocol: hello, start, moves drawn from the view's ``legal``, an illegal
 move, a retried id, a sync, a phrase, a hint, a review, ``next_hand``, and ``play_again`` at
-the end (or a refused one, where the match is cut short). Then a local table is given the server's deals and its computer seats' moves (they
-come from the server's random source) and the same client messages in the same order, its
-computer seats moving as they fall due; every message it sends must equal the server's but
-for what a clock or a search decides: the clocks' time left, a phrase's time, a hint's move,
-a review's moves, and the tables' codes.
+the end (or a refused one, where the match is cut short). Then a local table is given the
+server's deals and its computer seats' moves (they come from the server's random source) and
+the same client messages in the same order, its computer seats moving as they fall due;
+every message it sends must equal the server's but for what a clock or a search decides: the
+clocks' time left, a phrase's time, a hint's move, a review's moves, and the tables' codes.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ ROUNDS = {"mexican-train": 2}
 
 
 def test_the_local_table_runs_the_server_s_clocks() -> None:
-    assert TIMING == TABLE.timing
+    assert TABLE.timing == TIMING
 
 
 class Played:
@@ -162,9 +162,9 @@ def same(message: dict[str, Any], code: str) -> dict[str, Any]:
     text = json.dumps(message).replace(f'"{code}"', '"CODE"')
     out = json.loads(text)
     view, table = out.get("view"), out.get("table")
-    for running in ("clock", "pause"):
-        if view and view.get(running):
-            view[running].pop("remaining_ms")
+    for clock in ("clock", "pause"):
+        if view and view.get(clock):
+            view[clock].pop("remaining_ms")
     if table and table.get("next_table"):
         table["next_table"] = "NEXT"
     for event in out.get("events", []):
