@@ -64,6 +64,16 @@ async def test_a_link_to_a_table_names_the_tables_modules_and_its_summary(
     assert "results.js" not in modules and "review.js" not in modules
 
 
+async def test_a_table_on_the_phone_is_the_table_page_with_no_summary_from_the_server(
+    server: Server,
+) -> None:
+    """Its code starts with L (issue 26): the phone's worker has its summary, not the server."""
+    page = (await server.http.get("/t/L2345678")).text
+    modules, fetches = preloaded(page)
+    assert set(imports(WEB, "table.js")) <= set(modules)
+    assert not [f for f in fetches if f.startswith("/api/tables/")]
+
+
 async def test_a_page_with_a_stylesheet_of_its_own_names_it_and_a_table_names_none(
     server: Server,
 ) -> None:

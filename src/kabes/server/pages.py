@@ -58,6 +58,9 @@ ENTRY = "app.js"
 LANGUAGES_META = "kabes-languages"
 """The name of the head's ``<meta>`` holding languages.json (code to name, in order)."""
 TABLE_PATH = re.compile(r"/t/([A-Za-z0-9_-]{1,32})/?")
+LOCAL_PREFIX = "L"
+"""A table whose code starts with it is played on the phone (kabes.local.tables.PREFIX):
+its page asks the phone's worker, never the server, for its summary."""
 """A link to a table, as app.js reads it: its page starts by asking for the table's summary
 (``GET /api/tables/CODE``), which the page's head asks for at once."""
 
@@ -197,8 +200,8 @@ class Pages:
         before, after = self._html(page_at(self.pages, path),
                                    language(accept_language, self.languages))
         table = TABLE_PATH.fullmatch(path)
-        if table is None:
-            return before + after
+        if table is None or table.group(1).startswith(LOCAL_PREFIX):
+            return before + after  # a table on the phone (issue 26) has no summary here
         return before + _fetch(f"/api/tables/{table.group(1)}").encode() + after
 
     @cache  # noqa: B019 (one Pages per app, kept as long as the app)

@@ -15,6 +15,10 @@
 // there, the socket's hello go out while the rest downloads; the table's page then takes both
 // (take()) and gets the socket's messages in their order. The rule of a table that starts at
 // once is here too, so that early socket and the page agree.
+//
+// A table on this phone (issue 26: its code starts with "L", never a server's) has the same
+// page: its summary comes from the offline worker (local.js) and its socket is a LocalSocket
+// (localsocket.js) with a WebSocket's surface, both loaded only for such a table.
 
 import { api } from "./api.js";
 import { store } from "./store.js";
@@ -23,6 +27,9 @@ import { store } from "./store.js";
 // (4401), no such table (4404), removed by the host (4403), and a fifth socket of this seat
 // that closed this one (4409: reconnecting would close another tab in turn).
 const FINAL = { 4401: "not_seated", 4403: "removed", 4404: "not_found", 4409: "too_many_sockets" };
+
+/** Whether `code` names a table on this phone (local.js's isLocal, without loading it). */
+const isLocal = (code) => code.startsWith("L");
 
 let counter = 0;
 function newId() {
@@ -47,7 +54,7 @@ export class TableSocket {
     this.welcomed = false;
     this.online = () => this.retryNow();
     this.offline = () => {
-      if (this.ws) this.ws.close();
+      if (this.ws && !isLocal(this.code)) this.ws.close();
     };
     window.addEventListener("online", this.online);
     window.addEventListener("offline", this.offline);
@@ -62,11 +69,23 @@ export class TableSocket {
     if (this.stopped) return;
     clearTimeout(this.timer);
     this.onStatus(this.welcomed ? "reconnecting" : "connecting");
+    if (isLocal(this.code)) {
+      import("./localsocket.js").then(({ LocalSocket }) => this.attach(new LocalSocket(this.code)), () => this.scheduleRetry());
+      return;
+    }
     let ws;
     try {
       ws = new WebSocket(this.url());
     } catch {
       this.scheduleRetry();
+      return;
+    }
+    this.attach(ws);
+  }
+
+  attach(ws) {
+    if (this.stopped) {
+      ws.close(1000);
       return;
     }
     this.ws = ws;
@@ -212,7 +231,13 @@ let taken = false;
 export function start(code) {
   const me = store.identity();
   if (taken || early || !me) return;
-  early = { code, opened: api.table(code).then((summary) => {
+  early = begin(code, me);
+}
+
+/** The table's summary and, for this device's player seated there, its socket opened now. */
+function begin(code, me) {
+  const asked = isLocal(code) ? import("./local.js").then((m) => m.resumeLocalTable(code)) : api.table(code);
+  const found = { code, opened: asked.then((summary) => {
     const seat = seatOf(summary, me.player);
     const seated = seat >= 0;
     // What the page will show first, when not the table itself: a watcher's band, or the
@@ -221,7 +246,8 @@ export function start(code) {
     else if (summary.status === "waiting" && !startsAtOnce(summary, seat)) import("./waiting.js").catch(() => {});
     return { summary, socket: seated ? new EarlySocket(code, me.token) : null };
   }) };
-  early.opened.catch(() => {});
+  found.opened.catch(() => {});
+  return found;
 }
 
 /** What start() began for the table `code`: a promise of {summary, socket (an EarlySocket, or
@@ -233,5 +259,8 @@ export function take(code) {
   early = null;
   if (found?.code === code) return found.opened;
   found?.opened.then((o) => o.socket?.socket.close(), () => {});
+  // A table on this phone never asks the server: begun here when app.js did not begin it.
+  const me = store.identity();
+  if (code && isLocal(code) && me) return begin(code, me).opened;
   return null;
 }

@@ -420,7 +420,8 @@ class TableController {
 
   renderTop() {
     clear(this.topScores).append(scoreLine(this.view, this.summary));
-    const clock = this.view.clock;
+    // A table on this phone (its code starts with "L") plays for nobody when time runs out.
+    const clock = this.code.startsWith("L") ? null : this.view.clock;
     this.ring.set(clock && this.summary.status === "playing" ? clock : null);
     this.ring.el.classList.toggle("mine", !!clock && clock.seat === this.seat);
   }

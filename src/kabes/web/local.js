@@ -1,0 +1,123 @@
+// local.js — the page's side of the offline table's worker (offline/worker.js, issue 26):
+// tables against the computer and lessons played on this phone alone, with the server's own
+// Python in Pyodide. A local table's code starts with "L" (no server's does); its page is the
+// table page (/t/L...), whose socket is then a LocalSocket (localsocket.js, chosen by
+// socket.js), answered with exactly the messages of /api/tables/{code}/ws.
+//
+// For home and the other pages:
+//   newLocalTable({variant, players, options, computers}) → code: a new table (the body and
+//     the checks of POST /api/tables; every other seat a computer's, computers: {"1":
+//     "expert", ...}), kept at once in "My games" (games.js); then open /t/CODE.
+//   resumeLocalTable(code) → summary (as GET /api/tables/CODE): the table held by the worker,
+//     or rebuilt from the game kept on this phone, at the same move; ApiError not_found.
+//   localLessons(lang, done), localLesson(id, lang), localTryLesson(id, lang, body): the
+//     answers of /api/lessons, .../ID and .../ID/try, judged by the same Python.
+//   isLocal(code), localReady() (whether the worker answers: the pack is there).
+// A failure is ApiError {code} as api.js throws ("unavailable": the pack cannot be loaded).
+// After every change the worker hands the table's new entries, and the game is saved whole
+// (saveGame): a reload, or the phone killing the tab, loses no move.
+
+import { ApiError } from "./api.js";
+import { getGame, saveGame } from "./games.js";
+import { store } from "./store.js";
+
+const WORKER = "/static/offline/worker.js";
+
+let worker = null;
+let serial = 0;
+const waiting = new Map();
+/** Each open local socket, by "code/socket": what the worker sends it goes there. */
+export const sockets = new Map();
+/** Each game this page knows, whole (with all its entries), by code. */
+const games = new Map();
+/** The codes of the tables the worker holds now. */
+const held = new Set();
+
+/** Whether `code` names a table on this phone. */
+export function isLocal(code) {
+  return typeof code === "string" && code.startsWith("L");
+}
+
+function start() {
+  worker = new Worker(WORKER, { type: "module" });
+  worker.onmessage = (event) => receive(event.data);
+  worker.onerror = (event) => {
+    // The worker itself failed (its script could not load): every request waiting fails,
+    // and the next one starts a new worker.
+    worker = null;
+    held.clear();
+    for (const { reject } of waiting.values()) reject(new ApiError(0, "unavailable", event.message || "the offline worker failed"));
+    waiting.clear();
+  };
+}
+
+/** One request to the worker: its answer, or ApiError. */
+export function call(op, fields = {}) {
+  if (!worker) start();
+  serial += 1;
+  const id = serial;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    worker.postMessage({ id, op, ...fields });
+  });
+}
+
+function receive(data) {
+  for (const out of data.out || []) sockets.get(`${out.code}/${out.socket}`)?.deliver(out);
+  for (const game of data.games || []) keep(game);
+  const asked = data.id === null || data.id === undefined ? null : waiting.get(data.id);
+  if (!asked) return;
+  waiting.delete(data.id);
+  const error = data.error || (data.type === "error" ? data : null);
+  if (error) asked.reject(new ApiError(0, error.code, error.message));
+  else asked.resolve(data.answer);
+}
+
+/** Keep a game the worker handed: its entries after those this page has, saved whole. */
+function keep(game) {
+  const { since, entries, ...head } = game;
+  const before = since > 0 ? games.get(game.code)?.entries ?? [] : [];
+  const whole = { ...head, entries: before.slice(0, since).concat(entries) };
+  games.set(game.code, whole);
+  saveGame(whole);
+}
+
+/** The person at a local table: this phone's player. */
+function person() {
+  const me = store.identity();
+  return { player: me?.player ?? 0, name: me?.name || "You" };
+}
+
+export async function newLocalTable(spec) {
+  const { code } = await call("open", { table: spec, ...person() });
+  held.add(code);
+  return code;
+}
+
+export async function resumeLocalTable(code) {
+  if (!isLocal(code)) throw new ApiError(404, "not_found", `no table ${code} on this phone`);
+  if (held.has(code)) return (await call("table", { code }));
+  const game = games.get(code) || (await getGame(code));
+  if (!game) throw new ApiError(404, "not_found", `no table ${code} on this phone`);
+  games.set(code, game);
+  const { table } = await call("resume", { code, entries: game.entries });
+  held.add(code);
+  return table;
+}
+
+export function localLessons(lang, done = []) {
+  return call("lessons", { lang, done });
+}
+
+export function localLesson(id, lang) {
+  return call("lesson", { id, lang });
+}
+
+export function localTryLesson(id, lang, body) {
+  return call("try", { id, lang, body });
+}
+
+/** Whether the worker answers (the offline pack is there and runs): true or false. */
+export function localReady() {
+  return call("lessons", { lang: "en" }).then(() => true, () => false);
+}
