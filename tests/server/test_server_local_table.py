@@ -25,7 +25,7 @@ from harness import Server, Socket, running, sqlite_url
 
 from kabes.local.computer import Budgets
 from kabes.local.table import TIMING, LocalTable
-from kabes.local.tables import Request
+from kabes.local.tables import Request, Tables
 from kabes.server.config import TABLE, Settings
 from kabes.table.state import TableState
 
@@ -192,3 +192,28 @@ async def test_a_local_table_sends_what_the_server_s_table_sends(
     assert len(local) == len(got)
     for number, (here, there) in enumerate(zip(local, got, strict=True)):
         assert same(here, "LOCAL") == same(there, code), f"message {number}"
+
+
+async def test_the_phone_answers_the_lessons_as_the_server_does(server: Server) -> None:
+    """Every lesson in one language, and a try at each play step (its first legal move and a
+    tile not in the hand), answered by the worker's call as by /api/lessons."""
+    phone = Tables(seed=1)
+
+    def local(**request: Any) -> Any:
+        return json.loads(phone.call(json.dumps(request)))
+
+    paths = (await server.http.get("/api/lessons?lang=ht")).json()
+    assert local(op="lessons", lang="ht", done=[])["answer"] == paths
+    for entry in [lesson for path in paths["paths"] for lesson in path["lessons"]]:
+        body = (await server.http.get(f"/api/lessons/{entry['id']}?lang=ht")).json()
+        assert local(op="lesson", id=entry["id"], lang="ht")["answer"] == body
+        for number, step in enumerate(body["steps"]):
+            if step["task"]["kind"] != "play":
+                continue
+            for move in (step["view"]["legal"][0], "12-12"):
+                tried = {"step": number, "move": move}
+                there = await server.http.post(f"/api/lessons/{entry['id']}/try?lang=ht",
+                                               json=tried)
+                here = local(op="try", id=entry["id"], lang="ht", body=tried)
+                assert here.get("answer", here.get("error")) == there.json()
+    assert local(op="lesson", id="nope", lang="en")["error"]["code"] == "not_found"

@@ -58,11 +58,11 @@ ENTRY = "app.js"
 LANGUAGES_META = "kabes-languages"
 """The name of the head's ``<meta>`` holding languages.json (code to name, in order)."""
 TABLE_PATH = re.compile(r"/t/([A-Za-z0-9_-]{1,32})/?")
+"""A link to a table, as app.js reads it: its page starts by asking for the table's summary
+(``GET /api/tables/CODE``), which the page's head asks for at once."""
 LOCAL_PREFIX = "L"
 """A table whose code starts with it is played on the phone (kabes.local.tables.PREFIX):
 its page asks the phone's worker, never the server, for its summary."""
-"""A link to a table, as app.js reads it: its page starts by asking for the table's summary
-(``GET /api/tables/CODE``), which the page's head asks for at once."""
 
 
 def imports(folder: Path, module: str) -> list[str]:

@@ -15,7 +15,9 @@ that the same table runs inside the server and, with no network, in a browser (P
   :data:`~kabes.table.encoding.JSON` elsewhere), so the parts every seat is sent alike are
   still encoded once a change at the server;
 - ``outcomes``: what a change also does (its ``effects``: a status, a match begun or ended,
-  a hand rated, by the rank of its sides: ``rankings``).
+  a hand rated, by the rank of its sides: ``rankings``);
+- ``creation``: a new table's first entry from the host's request, checked (at the server,
+  and for a table on a phone: kabes.local).
 
 A driver owns a state and does what the server's actor (``kabes.server.table``) does: checks
 an action (``actions``), makes its entry, applies it (``TableState.apply``), keeps it and its
@@ -24,8 +26,9 @@ Clocks, sockets, the store, the computer's workers and the retried action ids ar
 driver's: the table is told the time and who is connected, and never asks.
 
 May import: the engine (``kabes`` and ``kabes.rules``) and, for types only, the levels'
-review (``kabes.ai``); never ``kabes.server`` or ``kabes.cli`` (tests/test_layering.py), nor a
-package outside the standard library (tests/table/test_pure_table.py).
+review (``kabes.ai``; and the levels' names, ``LEVELS``, which a request may seat); never
+``kabes.server`` or ``kabes.cli`` (tests/test_layering.py), nor a package outside the
+standard library (tests/table/test_pure_table.py).
 """
 
 from kabes.table.encoding import JSON, Encoder, JsonEncoder
