@@ -64,13 +64,14 @@ export function call(op, fields = {}) {
 
 function receive(data) {
   for (const out of data.out || []) sockets.get(`${out.code}/${out.socket}`)?.deliver(out);
-  for (const game of data.games || []) keep(game);
+  const saved = Promise.all((data.games || []).map(keep));
   const asked = data.id === null || data.id === undefined ? null : waiting.get(data.id);
   if (!asked) return;
   waiting.delete(data.id);
   const error = data.error || (data.type === "error" ? data : null);
-  if (error) asked.reject(new ApiError(0, error.code, error.message));
-  else asked.resolve(data.answer);
+  // Answered once what it changed is kept: a page opened next finds the game.
+  if (error) saved.then(() => asked.reject(new ApiError(0, error.code, error.message)));
+  else saved.then(() => asked.resolve(data.answer));
 }
 
 /** Keep a game the worker handed: its entries after those this page has, saved whole. */
@@ -79,7 +80,7 @@ function keep(game) {
   const before = since > 0 ? games.get(game.code)?.entries ?? [] : [];
   const whole = { ...head, entries: before.slice(0, since).concat(entries) };
   games.set(game.code, whole);
-  saveGame(whole);
+  return saveGame(whole);
 }
 
 /** The person at a local table: this phone's player. */
