@@ -206,3 +206,30 @@ def test_play_again_opens_the_same_table_on_the_phone() -> None:
     assert table["status"] == "waiting" and table["seats"][1]["level"] == "casual"
     assert table["options"]["target"] == 50
     assert {g["code"] for g in phone.games} == {phone.code, following}
+
+
+def test_a_table_that_fails_unforeseen_is_rebuilt_from_its_log_and_the_page_says_hello_again(
+) -> None:
+    phone = Phone()
+    phone.started()
+    table = phone.tables.tables[phone.code]
+
+    def broken(*_: Any) -> str:
+        raise RuntimeError("a fault in the computer's search")
+
+    table.thinker = broken
+    view = phone.view()["view"]
+    kept = len(table.entries)
+    phone.say({"type": "play", "id": "m", "move": view["legal"][0]})
+    if phone.view()["view"]["turn"] != 1:
+        pytest.skip("the computer had no turn after this move")
+    phone.now += 1.0
+    phone.call(op="tick")
+    assert phone.closed == [1011]
+    again = phone.tables.tables[phone.code]
+    assert again is not table and again.thinker is None
+    assert len(again.entries) == kept + 2  # the person's move, then the rebuild's resumed
+    phone.say({"type": "hello", "token": "t"})
+    assert phone.last("welcome")["view"]["hand"] == phone.view()["view"]["hand"]
+    phone.until_my_turn()
+    assert phone.view()["view"]["turn"] == 0 or phone.view()["table"]["status"] != "playing"

@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 from browsing import register, shot
-from play import my_turn, tap_play, wait_played
+from play import my_turn, tap, tap_play, wait_played, wrong_try
 
+from kabes.lessons.library import path
+from kabes.lessons.position import position, try_move
 from kabes.server.offline_pack import PACK, read_manifest
 
 UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
@@ -93,4 +95,36 @@ def test_a_local_table_plays_a_hand_by_tapping_and_a_reload_goes_on_from_the_sam
     assert kept["kinds"][:2] == ["created", "started"] and "resumed" in kept["kinds"]
     assert kept["kinds"].count("move") >= played
     assert not [u for u in asked if f"/api/tables/{code}" in u], "the server was asked"
+    assert not js_errors, js_errors
+
+
+def test_with_no_network_a_lesson_step_and_a_wrong_try_are_answered_on_the_phone(
+    server: str, new_page: Any, js_errors: list[str], pack: None
+) -> None:
+    """The lessons' routes unreachable (the request fails, as with no network): the lesson
+    and its tries come from the worker's Python (api.js), the same words as the server's."""
+    lesson = path("haitian")[0]
+    page = new_page()
+    register(page, server, "Jean")
+    page.wait_for_selector("[data-action=learn]")
+    failed: list[str] = []
+
+    def cut(route: Any) -> None:
+        failed.append(route.request.url)
+        route.abort("internetdisconnected")
+
+    page.route("**/api/lessons/**", cut)
+    page.goto(f"{server}/learn/{lesson.id}")
+    page.wait_for_selector("#step-text", timeout=60000)
+    assert page.locator("#step-text").inner_text() == lesson.steps[0].text["en"]
+    match = position(lesson, 0)
+    wrong = wrong_try(lesson, 0, match)
+    assert wrong is not None
+    expected = try_move(lesson, 0, wrong.move, match)
+    tap(page, wrong)
+    page.wait_for_selector(".feedback.wrong")
+    if expected.text is not None:
+        assert page.locator(".feedback.wrong .lesson-words").inner_text() == expected.text["en"]
+    assert len(failed) >= 2, "the lesson and the try were asked of the server first"
+    js_errors[:] = [e for e in js_errors if "ERR_INTERNET_DISCONNECTED" not in e]
     assert not js_errors, js_errors

@@ -206,7 +206,7 @@ async def test_the_phone_answers_the_lessons_as_the_server_does(server: Server) 
     assert local(op="lessons", lang="ht", done=[])["answer"] == paths
     for entry in [lesson for path in paths["paths"] for lesson in path["lessons"]]:
         body = (await server.http.get(f"/api/lessons/{entry['id']}?lang=ht")).json()
-        assert local(op="lesson", id=entry["id"], lang="ht")["answer"] == body
+        assert local(op="lesson", lesson=entry["id"], lang="ht")["answer"] == body
         for number, step in enumerate(body["steps"]):
             if step["task"]["kind"] != "play":
                 continue
@@ -214,6 +214,6 @@ async def test_the_phone_answers_the_lessons_as_the_server_does(server: Server) 
                 tried = {"step": number, "move": move}
                 there = await server.http.post(f"/api/lessons/{entry['id']}/try?lang=ht",
                                                json=tried)
-                here = local(op="try", id=entry["id"], lang="ht", body=tried)
+                here = local(op="try", lesson=entry["id"], lang="ht", body=tried)
                 assert here.get("answer", here.get("error")) == there.json()
-    assert local(op="lesson", id="nope", lang="en")["error"]["code"] == "not_found"
+    assert local(op="lesson", lesson="nope", lang="en")["error"]["code"] == "not_found"

@@ -14,8 +14,9 @@ for a request refused (the protocol's codes, as HTTP answers them):
 - ``send`` ``{"code", "socket", "text"}``: a message of the page's socket ``socket``;
   ``close`` ``{"code", "socket"}``: that socket closed;
 - ``tick``: every table does what is due (a computer seat's move, the pause's end);
-- ``lessons`` ``{"lang", "done"}``, ``lesson`` ``{"id", "lang"}``, ``try`` ``{"id", "lang",
-  "body": {"step", "move", "choice"}}``: the answers of ``/api/lessons`` (kabes.local.lessons).
+- ``lessons`` ``{"lang", "done"}``, ``lesson`` ``{"lesson", "lang"}``, ``try`` ``{"lesson",
+  "lang", "body": {"step", "move", "choice"}}``: the answers of ``/api/lessons``,
+  ``/api/lessons/{id}`` and its ``/try`` (kabes.local.lessons).
 
 ``out``: what the sockets are sent, in order: ``{"code", "socket", "text"}`` (a message of
 ``/api/tables/{code}/ws``, as its JSON text) or ``{"code", "socket", "close": CODE}``.
@@ -28,6 +29,7 @@ acts by itself (call ``tick`` then), null if none will.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -41,6 +43,10 @@ from kabes.table import outbox
 from kabes.table.encoding import JSON
 from kabes.table.refusals import ErrorCode, Refused
 
+log = logging.getLogger("kabes.local")
+
+REBUILT_CLOSE: Final = 1011
+"""A table that failed unforeseen closes its sockets with it (the page says hello again)."""
 PREFIX: Final = "L"
 """Every local table's code starts with it; no server's does (its alphabet has no L)."""
 ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -105,10 +111,13 @@ class Tables:
         if op == "table":
             return _summary(self.held(str(request["code"])))
         if op == "send":
-            self.held(str(request["code"])).receive(int(request["socket"]), str(request["text"]))
+            table = self.held(str(request["code"]))
+            self._guarded(table, lambda: table.receive(int(request["socket"]),
+                                                       str(request["text"])))
             return None
         if op == "close":
-            self.held(str(request["code"])).close(int(request["socket"]))
+            table = self.held(str(request["code"]))
+            self._guarded(table, lambda: table.close(int(request["socket"])))
             return None
         if op == "tick":
             self.tick()
@@ -116,7 +125,7 @@ class Tables:
         if op == "lessons":
             return lessons.lesson_paths(str(request.get("lang", "en")), request.get("done", ()))
         if op == "lesson":
-            return lessons.lesson_body(str(request["id"]), str(request.get("lang", "en")))
+            return lessons.lesson_body(str(request["lesson"]), str(request.get("lang", "en")))
         if op == "try":
             return self._try(request)
         raise Refused(ErrorCode.BAD_MESSAGE, f"no request {op!r}")
@@ -182,7 +191,24 @@ class Tables:
         for table in list(self.tables.values()):
             due = table.due()
             if due is not None and due <= now:
-                table.tick()
+                self._guarded(table, table.tick)
+
+    def _guarded(self, table: LocalTable, work: Callable[[], None]) -> None:
+        """Do ``work`` at ``table``; if it fails unforeseen, the table may be half changed:
+        it is rebuilt from its log (as the server's actor rebuilds from its store), and its
+        sockets are closed (1011) so that the page says hello again to the table as kept.
+        What the failed work logged is kept; what it had not logged is lost."""
+        try:
+            work()
+        except Refused:
+            raise
+        except Exception:
+            log.exception("local table %s failed; rebuilt from its log", table.code)
+            kept = [json.loads(text) for text in table.entries]
+            sent = [(conn, out) for conn, out in table.take()]
+            again = LocalTable.rebuilt(table.code, kept, **self._given())
+            again.out = sent + [(conn, REBUILT_CLOSE) for conn in table.sockets]
+            self.tables[table.code] = again
 
     def due(self) -> float | None:
         """When a table next acts by itself (clock time), if one will."""
@@ -217,7 +243,7 @@ class Tables:
                 or not (move is None or (isinstance(move, str) and len(move) <= 32))
                 or not (choice is None or _count(choice))):
             raise Refused(ErrorCode.BAD_MESSAGE, "a try is {step, and a move or a choice}")
-        return lessons.lesson_try(str(request["id"]), str(request.get("lang", "en")),
+        return lessons.lesson_try(str(request["lesson"]), str(request.get("lang", "en")),
                                   step, move, choice)
 
 

@@ -111,11 +111,11 @@ export function localLessons(lang, done = []) {
 }
 
 export function localLesson(id, lang) {
-  return call("lesson", { id, lang });
+  return call("lesson", { lesson: id, lang });
 }
 
 export function localTryLesson(id, lang, body) {
-  return call("try", { id, lang, body });
+  return call("try", { lesson: id, lang, body });
 }
 
 /** Whether the worker answers (the offline pack is there and runs): true or false. */
