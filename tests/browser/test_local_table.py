@@ -22,7 +22,7 @@ from play import my_turn, tap, tap_play, wait_played, wrong_try
 
 from kabes.lessons.library import path
 from kabes.lessons.position import position, try_move
-from kabes.server.offline_pack import PACK, read_manifest
+from kabes.server.offline_pack import PACK, read_manifest, stale
 
 UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
@@ -40,10 +40,13 @@ SHOWN = """() => ({
 
 @pytest.fixture
 def pack() -> None:
-    if read_manifest(PACK) is None:
+    manifest = read_manifest(PACK)
+    if manifest is None:
         if UNDER_CI:
             raise RuntimeError(f"CI must run the local table's test, but {PACK} has no pack")
         pytest.skip(f"no offline pack in {PACK} (./scripts/setup builds it with npm)")
+    assert not stale(manifest), ("the offline pack is older than src/kabes: build it again "
+                                 "(.venv/bin/python -m kabes.server.offline_pack)")
 
 
 def test_a_local_table_plays_a_hand_by_tapping_and_a_reload_goes_on_from_the_same_move(

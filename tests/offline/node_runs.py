@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from kabes.server.offline_pack import PACK, read_manifest
+from kabes.server.offline_pack import PACK, read_manifest, stale
 
 TREE = Path(__file__).resolve().parents[2]
 RUNNER = TREE / "offline" / "run.mjs"
@@ -25,11 +25,15 @@ UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 
 def missing() -> str:
-    """Why the pack cannot be run here, or ''."""
+    """Why the pack cannot be run here, or ''. A pack older than the sources is a failure:
+    its tests would run older code."""
     if shutil.which("node") is None:
         return "there is no node"
-    if read_manifest(PACK) is None:
+    manifest = read_manifest(PACK)
+    if manifest is None:
         return f"there is no offline pack in {PACK} (./scripts/setup builds it with npm)"
+    assert not stale(manifest), ("the offline pack is older than src/kabes: build it again "
+                                 "(.venv/bin/python -m kabes.server.offline_pack)")
     return ""
 
 

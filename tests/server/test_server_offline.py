@@ -34,6 +34,7 @@ from kabes.server.offline_pack import (
     archive,
     build,
     read_manifest,
+    stale,
 )
 
 LEFT_OUT = ("kabes/server/", "kabes/cli/", "kabes/web/", "kabes/tournaments/")
@@ -73,6 +74,7 @@ def names(data: bytes) -> list[str]:
 def test_the_archive_holds_the_engine_levels_lessons_and_words_and_no_server() -> None:
     held = names(archive())
     for name in ("kabes/__init__.py", "kabes/match.py", "kabes/records.py",
+                 "kabes/table/outbox.py", "kabes/local/table.py", "kabes/local/tables.py",
                  "kabes/rules/haitian.py", "kabes/ai/expert.py", "kabes/ai/boards/line.py",
                  "kabes/lessons/library.py", "kabes/lessons/data/haitian-1.json",
                  "kabes/words/__init__.py", "kabes/words/catalogs/ht.json",
@@ -101,6 +103,15 @@ def test_the_archive_takes_the_pure_table_once_it_exists(tmp_path: Path) -> None
 
 def test_the_same_files_make_the_same_archive() -> None:
     assert archive() == archive()
+
+
+def test_a_pack_is_stale_once_a_module_it_holds_changes(tmp_path: Path) -> None:
+    source = source_copy(tmp_path)
+    manifest = build(tmp_path / "pack", pyodide_folder(tmp_path), source, quality=5)
+    assert not stale(manifest, source)
+    table = source / "kabes" / "local" / "table.py"
+    table.write_text(table.read_text() + "\n# changed\n")
+    assert stale(manifest, source)
 
 
 # The pack ---------------------------------------------------------------------------------

@@ -189,6 +189,12 @@ def _remove_older(pack: Path, kept: set[str]) -> None:
             old.unlink(missing_ok=True)
 
 
+def stale(manifest: Mapping[str, Any], source: Path = SOURCE) -> bool:
+    """Whether ``manifest``'s kabes archive is not the one the sources make now (they changed
+    since the pack was built: tests that run it would run older code)."""
+    return bool(manifest["kabes"] != f"kabes-{digest(archive(source))[:HASHED]}.zip")
+
+
 def read_manifest(pack: Path = PACK) -> dict[str, Any] | None:
     """The manifest of the pack in ``pack``, or None where there is none (npm was missing, or
     the setup has not run)."""
