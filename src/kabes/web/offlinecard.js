@@ -7,7 +7,7 @@
 // pack (404), or offline with none kept, there is no card at all. Loaded by home after its
 // first paint.
 
-import { clear, h } from "./dom.js";
+import { append, clear, h } from "./dom.js";
 import { errorText, lang, t } from "./i18n.js";
 import { checkPack, downloadPack, isOffline, pack, removePack, serverManifest, wireBytes } from "./offline.js";
 import { store } from "./store.js";
@@ -37,7 +37,7 @@ function title() {
 }
 
 function frame(card, ...children) {
-  clear(card).append(title(), ...children);
+  append(clear(card), [title(), ...children]);
   card.hidden = false;
 }
 
