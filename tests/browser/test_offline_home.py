@@ -55,6 +55,19 @@ PING = """async () => {
 
 USE_LOCAL = '() => import("/static/offline.js").then((m) => m.useLocalTable())'
 
+OLDER_ENGINE = """async (archive) => {
+  const cache = await caches.open("kabes-offline-v1");
+  const manifest = await (await cache.match("/offline/manifest.json")).json();
+  const old = "kabes-0000000000000000.zip";
+  manifest.files[old] = manifest.files[archive];
+  delete manifest.files[archive];
+  manifest.kabes = old;
+  await cache.put("/offline/manifest.json", new Response(JSON.stringify(manifest)));
+  await cache.put("/offline/" + old, await cache.match("/offline/" + archive));
+  await cache.delete("/offline/" + archive);
+}"""
+"""The kept pack as a server with an older engine left it: the same Pyodide, another archive."""
+
 KEPT = """async (name) => {
   if (!(await caches.has(name))) return [];
   return (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname);
@@ -119,9 +132,19 @@ def test_the_pack_downloads_once_and_home_plays_on_the_phone_with_no_network(
     page.click("label[for=computer-server]")
     assert page.evaluate(USE_LOCAL) is False
 
+    # A new engine on the server costs the phone its archive, not Pyodide again.
+    page.evaluate(OLDER_ENGINE, pack["kabes"])
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url.split("/offline/")[1])
+            if "/offline/" in r.url else None)
     page.evaluate(SAVE_GAMES, games())
     page.reload()
     page.wait_for_selector("html[data-offline=ready]")  # found again in the cache at start
+    wait_for(page, f"""async () => {{
+      const kept = await ({KEPT})("{PACK_CACHE}");
+      return kept.includes("/offline/{pack["kabes"]}") && !kept.some((p) => p.includes("0000"));
+    }}""")
+    assert sorted(asked) == sorted(["manifest.json", pack["kabes"]]), asked
     page.wait_for_load_state("networkidle")
 
     reached: list[str] = []
