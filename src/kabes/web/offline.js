@@ -162,23 +162,42 @@ async function keepFile(cache, path, file, got) {
   await cache.put(BASE + path, new Response(blob, { headers: { "Content-Type": type, "Content-Length": String(blob.size) } }));
 }
 
+/** The download under way (one at a time), and who is told of its progress. */
+let downloading = null;
+let progressTo = () => {};
+
 /**
  * Download the pack (`manifest`: the server's) into its cache: what is not kept yet, one file
  * after another, `progress(fraction)` as bytes arrive; the manifest last, then the files no
  * longer named are removed. A download cut short keeps the files it finished: the next one
- * goes on from there. Resolves with the pack once ready; throws ApiError as api.js does.
+ * goes on from there. Asked again while one is under way (home left and opened again), it
+ * answers that one, now telling `progress`. Resolves with the pack once ready; throws
+ * ApiError as api.js does.
  */
-export async function downloadPack(manifest, progress = () => {}) {
+export function downloadPack(manifest, progress = () => {}) {
+  progressTo = progress;
+  downloading ??= fetchPack(manifest).finally(() => {
+    downloading = null;
+  });
+  return downloading;
+}
+
+/** Whether a download is under way (the card then shows its progress). */
+export function isDownloading() {
+  return downloading !== null;
+}
+
+async function fetchPack(manifest) {
   const cache = await caches.open(PACK_CACHE);
   const kept = await keptPaths(cache);
   const files = Object.entries(manifest.files);
   let done = files.filter(([p]) => kept.has(BASE + p)).reduce((n, [, f]) => n + f.bytes, 0);
-  progress(done / manifest.bytes);
+  progressTo(done / manifest.bytes);
   for (const [path, file] of files) {
     if (kept.has(BASE + path)) continue;
     await keepFile(cache, path, file, (n) => {
       done += n;
-      progress(Math.min(done / manifest.bytes, 1));
+      progressTo(Math.min(done / manifest.bytes, 1));
     });
   }
   await cache.put(MANIFEST, new Response(JSON.stringify(manifest), { headers: { "Content-Type": "application/json" } }));

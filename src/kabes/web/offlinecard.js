@@ -9,7 +9,7 @@
 
 import { append, clear, h } from "./dom.js";
 import { errorText, lang, t } from "./i18n.js";
-import { checkPack, downloadPack, isOffline, pack, removePack, serverManifest, wireBytes } from "./offline.js";
+import { checkPack, downloadPack, isDownloading, isOffline, pack, removePack, serverManifest, wireBytes } from "./offline.js";
 import { store } from "./store.js";
 
 /** Megabytes as the page's language writes them, one decimal ("5.6"). */
@@ -47,7 +47,7 @@ function offer(card, manifest, problem = null) {
   const bar = h("progress", { max: 1, value: 0, "aria-labelledby": "offline-progress", hidden: true });
   const told = h("p", { id: "offline-progress", class: "hint-text num", "aria-live": "polite" });
   const button = h("button", { type: "button", class: "primary big", "data-action": "offline-pack" }, t("offline.download", { mb: megabytes(total) }));
-  button.addEventListener("click", async () => {
+  const start = async () => {
     button.disabled = true;
     bar.hidden = false;
     card.setAttribute("aria-busy", "true");
@@ -64,11 +64,13 @@ function offer(card, manifest, problem = null) {
     } finally {
       card.removeAttribute("aria-busy");
     }
-  });
+  };
+  button.addEventListener("click", start);
   frame(card,
     h("p", {}, t("offline.offer")),
     problem ? h("p", { class: "error" }, problem) : null,
     button, bar, told);
+  if (isDownloading()) start(); // begun before home was left: shown going on
 }
 
 /** Kept: says so; where computer games are played; the removal. */
