@@ -18,9 +18,11 @@ from typing import Any
 
 import pytest
 from browsing import register, shot, start_server
+from checks import axe_violations, layout_problems, shown_keys
 from helpers import wait_for
 
 from kabes.server.offline_pack import PACK, read_manifest
+from kabes.words import LANGUAGES
 
 UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
@@ -118,6 +120,7 @@ def test_the_pack_downloads_once_and_home_plays_on_the_phone_with_no_network(
     assert len(seen) > 2 and seen == sorted(seen) and seen[-1] == 1, seen
     kept = set(page.evaluate(KEPT, PACK_CACHE))
     assert {f"/offline/{p}" for p in pack["files"]} | {"/offline/manifest.json"} <= kept
+    assert "/api/variants" in kept  # home's form, with no network
     card = page.locator(".offline-card")
     assert "Ready on this phone" in card.inner_text()
     frees = card.locator("[data-action=offline-remove]").inner_text()
@@ -245,4 +248,44 @@ def test_without_a_pack_on_the_server_home_offers_none(
     finally:
         proc.terminate()
         proc.wait(10)
+    assert not js_errors, js_errors
+
+
+def looks_right(page: Any, name: str) -> None:
+    """UI.md's rules for every screen: nothing off-screen, overlapping or overflowing, no key
+    shown, axe's serious and critical rules passing."""
+    lang = page.evaluate("document.documentElement.lang")
+    shot(page, f"{name}-{lang}")
+    where = f"{name} ({lang})"
+    problems = layout_problems(page)
+    assert not problems, f"{where}: " + "; ".join(problems)
+    assert not shown_keys(page), f"{where} shows keys: {shown_keys(page)}"
+    bad = axe_violations(page)
+    assert not bad, f"{where}: " + "; ".join(bad)
+
+
+def test_the_offline_screens_in_every_language(
+    server: str, new_page: Any, js_errors: list[str], pack: dict[str, Any]
+) -> None:
+    page = new_page(viewport=SMALL_PHONE, reduced_motion="reduce")
+    register(page, server, "Jean-Baptiste")
+    page.wait_for_selector("[data-action=play-computer]")
+    wait_for(page, CONTROLLED)
+    page.wait_for_selector(".offline-card:not([hidden])")
+    looks_right(page, "offline-offer")
+    page.click("[data-action=offline-pack]")
+    page.wait_for_selector("html[data-offline=ready]", timeout=60000)
+    page.evaluate(SAVE_GAMES, games())
+    for lang in LANGUAGES:
+        page.context.set_offline(False)
+        page.evaluate(f"localStorage.setItem('kabes.lang', '\"{lang}\"')")
+        page.reload()
+        page.wait_for_selector("[data-action=offline-remove]")
+        page.wait_for_load_state("networkidle")
+        looks_right(page, "offline-ready")
+        page.context.set_offline(True)
+        page.reload()
+        page.wait_for_selector("[data-offline-note]:not([hidden])")
+        page.wait_for_selector(".my-games li[data-code=LOVER1] [data-action=download-record]")
+        looks_right(page, "offline-home")
     assert not js_errors, js_errors

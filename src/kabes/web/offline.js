@@ -20,7 +20,7 @@
 //   (localsocket.js's localLessons) when offline with the pack ready.
 // Only home and the lessons' pages load this module: a table's first paint does not wait on it.
 
-import { api, ApiError } from "./api.js";
+import { api, ApiError, variantCatalog } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { store } from "./store.js";
@@ -207,7 +207,13 @@ async function fetchPack(manifest) {
   }
   navigator.storage?.persist?.().catch(() => {});
   checking = null;
-  return checkPack();
+  await checkPack();
+  try {
+    await keepCatalog(await variantCatalog());
+  } catch {
+    /* kept at home's next visit online */
+  }
+  return pack;
 }
 
 /** Online with the pack kept: fetch what a newer pack on the server adds (a new engine is its
