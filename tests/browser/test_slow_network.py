@@ -108,8 +108,10 @@ def test_a_first_visit_names_every_module_it_runs_in_the_page_head(
     assert any(u.endswith("/table.js") for u in fetched)
 
 
-NOT_A_TABLES = ("tournament.js", "tournaments.js", "lobby.js", "lesson.js", "learn.js", "home.js")
-"""The modules of other pages (tournaments, the lobby, lessons, home): a table needs none."""
+NOT_A_TABLES = ("tournament.js", "tournaments.js", "lobby.js", "lesson.js", "learn.js", "home.js",
+                "offline.js", "offlinecard.js", "mygames.js")
+"""The modules of other pages (tournaments, the lobby, lessons, home and its offline cards): a
+table needs none."""
 LATER = {"results.js", "explain.js", "phrases.js", "review.js", "watching.js"}
 """What a seat's table shows only later: a hand's end, a refusal, the phrases, the review, a
 watcher's band."""

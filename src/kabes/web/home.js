@@ -6,13 +6,21 @@
 // on another phone (link.js); joining by code or link; the rankings
 // of each variant; your own matches with their records to download; the way to the lessons
 // (Learn, /learn); the tournaments (/c).
+// With no network (issue 26, offline.js): the top bar says so once; the form comes from the
+// catalog kept with the offline pack and "Play against the computer" opens a table on this
+// phone (localsocket.js), as it does online when the player chose the phone; what needs the
+// server (people, the lobby, joining, tournaments, rankings, the server's matches, linking a
+// phone) stays in its place, greyed, with one line why, and asks the server nothing. "Play
+// without a network" (offlinecard.js) and "My games on this phone" (mygames.js) come after the
+// first paint.
 
-import { api, variantCatalog } from "./api.js";
+import { api, ApiError, variantCatalog } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, t, has } from "./i18n.js";
 import { linkDialog } from "./link.js";
 import { optionFields, playersField, variantField } from "./matchfields.js";
 import { levelName, variantName } from "./names.js";
+import { checkPack, isOffline, keepCatalog, keptCatalog, localModule, offlineNote, onNetworkChange, pack, serverAnswered, serverUnreachable, updatePack, useLocalTable } from "./offline.js";
 import { store } from "./store.js";
 import { topBar } from "./topbar.js";
 
@@ -25,42 +33,91 @@ export function codeFrom(text) {
   return (m ? m[1] : s).replace(/[^A-Za-z0-9_-]/g, "");
 }
 
+/** Grey out what needs the server, in place, with one line why; it asks nothing. */
+function needsNetwork(el) {
+  el.classList.add("needs-network");
+  el.addEventListener("click", (e) => {
+    e.preventDefault();
+    e.stopPropagation();
+  }, true);
+  for (const control of el.querySelectorAll("button, input, select")) control.disabled = true;
+  for (const link of el.querySelectorAll("a")) {
+    link.removeAttribute("href");
+    link.setAttribute("aria-disabled", "true");
+    link.setAttribute("role", "link");
+  }
+  el.append(h("p", { class: "hint-text needs-line" }, t("offline.needs_network")));
+  return el;
+}
+
 export async function homePage(root, nav) {
   const me = store.identity();
+  await checkPack();
+  const offline = isOffline();
+  const grey = (el) => (offline ? needsNetwork(el) : el);
+  // Going offline or coming back draws home again, as it then is.
+  const stop = onNetworkChange(() => nav.go(location.pathname));
   const status = h("p", { class: "status flash", role: "status", "aria-live": "polite" });
   const say = (text) => (status.textContent = text);
   const newGame = h("section", { class: "card", "aria-labelledby": "new-title" }, h("h2", { id: "new-title" }, t("home.new_game")), h("p", { class: "loading" }, t("loading")));
   const rankings = h("section", { class: "card", "aria-labelledby": "rank-title" }, h("h2", { id: "rank-title" }, t("home.rankings")));
   const history = h("section", { class: "card", "aria-labelledby": "hist-title" }, h("h2", { id: "hist-title" }, t("home.history")));
+  const myGames = h("section", { class: "card my-games-card", "aria-labelledby": "my-games-title", hidden: true });
+  const offer = h("section", { class: "card offline-card", "aria-labelledby": "offline-title", hidden: true });
   clear(root).append(
-    topBar(nav, { home: true }),
+    topBar(nav, { home: true, note: offlineNote() }),
     h("main", { class: "page home" },
       h("p", { class: "hello" }, t("home.hello", { name: me.name })),
-      lobbyCard(nav),
-      learnCard(nav),
+      grey(lobbyCard(nav, offline)),
+      offline && !pack.ready ? needsNetwork(learnCard(nav)) : learnCard(nav),
       newGame,
-      joinCard(nav),
-      tournamentsCard(nav),
-      rankings,
-      history,
-      h("div", { class: "actions" }, h("button", { type: "button", "data-action": "link-device", onclick: () => linkDialog() }, t("link.action"))),
+      myGames,
+      offer,
+      grey(joinCard(nav)),
+      grey(tournamentsCard(nav)),
+      grey(rankings),
+      grey(history),
+      grey(h("div", { class: "actions" }, h("button", { type: "button", "data-action": "link-device", onclick: () => linkDialog() }, t("link.action")))),
       status),
   );
-  let list;
-  let first;
-  try {
-    ({ variants: list, default: first } = await variantCatalog());
-  } catch (e) {
-    clear(newGame).append(h("h2", { id: "new-title" }, t("home.new_game")), h("p", { class: "error" }, errorText(e.code, e.message)));
-    return;
+  import("./mygames.js").then((m) => m.myGamesCard(myGames, nav, offline && pack.ready)).catch(() => {});
+  import("./offlinecard.js").then((m) => m.offlineCard(offer)).catch(() => {});
+  let catalog = null;
+  if (offline) catalog = await keptCatalog();
+  else {
+    try {
+      catalog = await variantCatalog();
+      serverAnswered();
+      keepCatalog(catalog);
+      updatePack();
+    } catch (e) {
+      if (e.code === "network") serverUnreachable(); // home is drawn again, offline
+      else clear(newGame).append(h("h2", { id: "new-title" }, t("home.new_game")), h("p", { class: "error" }, errorText(e.code, e.message)));
+      return stop;
+    }
   }
-  gameForm(newGame, list, first, nav, say);
+  if (!catalog) {
+    clear(newGame).append(h("h2", { id: "new-title" }, t("home.new_game")), h("p", { class: "hint-text" }, t("offline.get_pack")));
+    return stop;
+  }
+  const { variants: list, default: first } = catalog;
+  gameForm(newGame, list, first, nav, say, offline);
+  if (offline) return stop;
   rankingsCard(rankings, list);
   historyCard(history, me, Object.fromEntries(list.map((v) => [v.id, v.title])));
+  return stop;
 }
 
-/** first: the variant to offer when none was chosen before (the server's default). */
-function gameForm(card, list, first, nav, say) {
+/** A table against the computer on this phone (localsocket.js); its code. */
+async function localTable(spec) {
+  const local = await localModule();
+  if (!local?.newLocalTable) throw new Error("no local table");
+  return local.newLocalTable(spec);
+}
+
+/** first: the variant to offer when none was chosen before (the server's default); offline:
+ * only the computer can be played. */
+function gameForm(card, list, first, nav, say, offline) {
   const saved = store.settings() || {};
   const state = {
     variant: list.some((v) => v.id === saved.variant) ? saved.variant : list.some((v) => v.id === first) ? first : list[0].id,
@@ -100,10 +157,14 @@ function gameForm(card, list, first, nav, say) {
           spec2.computers = {};
           for (let seat = 1; seat < state.players; seat += 1) spec2.computers[String(seat)] = LEVELS.includes(state.levels[seat]) ? state.levels[seat] : "skilled";
         } else if (state.public) spec2.public = true;
+        if (computers && useLocalTable()) {
+          nav.go(`/t/${await localTable(spec2)}`);
+          return;
+        }
         const table = await api.newTable(spec2);
         nav.go(`/t/${table.code}`);
       } catch (e) {
-        say(errorText(e.code, e.message));
+        say(e instanceof ApiError ? errorText(e.code, e.message) : t("offline.local_failed"));
         button.disabled = false;
       }
     };
@@ -123,8 +184,9 @@ function gameForm(card, list, first, nav, say) {
     const publicSwitch = h("div", { class: "field check" },
       h("input", { type: "checkbox", id: "public-table", "data-action": "public", checked: state.public, onchange: (e) => { state.public = e.target.checked; store.setSettings(state); } }),
       h("label", { for: "public-table" }, t("home.public")));
-    body.append(h("div", { class: "actions" }, peopleButton, playButton, openButton), publicSwitch);
-    if (variant.people_only) body.append(h("p", { class: "hint-text" }, t("home.people_only")));
+    if (offline) body.append(h("div", { class: "actions" }, playButton), needsNetwork(h("div", {}, h("div", { class: "actions" }, peopleButton, openButton), publicSwitch)));
+    else body.append(h("div", { class: "actions" }, peopleButton, playButton, openButton), publicSwitch);
+    if (variant.people_only) body.append(h("p", { class: "hint-text" }, t(offline ? "offline.people_only" : "home.people_only")));
     if (focusId) document.getElementById(focusId)?.focus();
   };
   clear(card).append(h("h2", { id: "new-title" }, t("home.new_game")), body);
@@ -132,9 +194,9 @@ function gameForm(card, list, first, nav, say) {
 }
 
 /** The people playing now (GET /api/lobby) and the way to the public tables. */
-function lobbyCard(nav) {
+function lobbyCard(nav, offline) {
   const count = h("span", { class: "online num", hidden: true });
-  api.lobby().then((d) => {
+  if (!offline) api.lobby().then((d) => {
     count.textContent = t("home.online", { n: d.people_online ?? 0 });
     count.hidden = false;
   }).catch(() => {});

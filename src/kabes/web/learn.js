@@ -1,12 +1,13 @@
 // learn.js — the Learn screen (/learn): every game's path of lessons (GET /api/lessons with the
 // guest's token, so what is finished is the player's, on every device), one game at a time: the
 // next lesson offered big, then the whole path with the finished lessons marked. The game shown
-// is remembered on this device; a lesson opens at /learn/ID (lesson.js).
+// is remembered on this device; a lesson opens at /learn/ID (lesson.js). With no network and
+// the offline pack on the phone, the phone's own engine answers (offline.js's lessonApi).
 
-import { api } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, lang, t } from "./i18n.js";
 import { variantName } from "./names.js";
+import { lessonApi, offlineNote } from "./offline.js";
 import { store } from "./store.js";
 import { topBar } from "./topbar.js";
 
@@ -25,14 +26,14 @@ function chosenVariant(paths, byGame) {
 export async function learnPage(root, nav) {
   const body = h("div", { class: "learn-body" }, h("p", { class: "loading" }, t("loading")));
   clear(root).append(
-    topBar(nav),
+    topBar(nav, { note: offlineNote() }),
     h("main", { class: "page learn", "aria-labelledby": "learn-title" },
       h("h1", { id: "learn-title" }, t("learn.title")),
       h("p", { class: "hint-text" }, t("learn.intro")),
       body));
   let data;
   try {
-    data = await api.lessons(lang());
+    data = await lessonApi.lessons(lang());
   } catch (e) {
     clear(body).append(h("p", { class: "error" }, errorText(e.code, e.message)));
     return;

@@ -9,14 +9,17 @@
 // `read` step goes on, first letting the table play its moves where it has some. The last
 // screen marks the lesson finished on the server (POST /api/lessons/ID/done) and offers the
 // next lesson.
+// With no network and the offline pack on the phone, the phone's own engine judges the tries
+// (offline.js's lessonApi: the same calls, the same answers).
 // The step reached is kept in history.state, so a reload comes back to it. Changing the
 // language fetches the lesson's words again (and the answer to the last try).
 
-import { api, ApiError } from "./api.js";
+import { ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { refusalText } from "./explain.js";
 import { errorText, lang, onLangChange, t } from "./i18n.js";
 import { seatName, variantName } from "./names.js";
+import { lessonApi, offlineNote } from "./offline.js";
 import { PlayArea } from "./playarea.js";
 import { resultsPanel } from "./results.js";
 import { opponents, scoreLine } from "./tableview.js";
@@ -110,7 +113,7 @@ class LessonPlayer {
   async load() {
     const mine = ++this.serial;
     try {
-      const lesson = await api.lesson(this.id, lang());
+      const lesson = await lessonApi.lesson(this.id, lang());
       if (mine !== this.serial || this.closed) return false;
       this.lesson = lesson;
       return true;
@@ -135,7 +138,7 @@ class LessonPlayer {
     if (!(await this.load())) return;
     if (this.lastTry && this.answer) {
       try {
-        this.answer = await api.tryLesson(this.id, lang(), this.lastTry);
+        this.answer = await lessonApi.tryLesson(this.id, lang(), this.lastTry);
       } catch {
         /* the words of the last answer stay as they were */
       }
@@ -175,7 +178,7 @@ class LessonPlayer {
   topbar() {
     const back = pageLink(this.nav, "/learn", { class: "back-link", "data-action": "back-to-path" },
       h("span", { "aria-hidden": "true" }, "← "), t("learn.lessons"));
-    return topBar(this.nav, { start: back, cls: "lesson-bar" });
+    return topBar(this.nav, { start: back, cls: "lesson-bar", note: offlineNote() });
   }
 
   render() {
@@ -343,7 +346,7 @@ class LessonPlayer {
     this.busy = true;
     const step = this.step;
     try {
-      const answer = await api.tryLesson(this.id, lang(), body);
+      const answer = await lessonApi.tryLesson(this.id, lang(), body);
       return step === this.step && !this.closed ? answer : null;
     } catch (e) {
       if (!this.closed) this.flash(errorText(e.code, e.message));
@@ -461,7 +464,7 @@ class LessonPlayer {
     this.endStatus = status;
     draw(this.finished ? this.finished.next : lesson.next);
     if (this.saving) return;
-    this.saving = api.lessonDone(lesson.id);
+    this.saving = lessonApi.lessonDone(lesson.id);
     this.saving.then((done) => {
       this.finished = done;
       if (!this.closed) this.endActions(done.next);

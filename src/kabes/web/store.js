@@ -1,6 +1,7 @@
 // store.js — what the page keeps on this device (localStorage): the guest identity
-// {player, name, token}, the chosen language, the last game settings of the home form, and
-// the game whose lessons were looked at last, and whether the others' phrases are muted.
+// {player, name, token}, the chosen language, the last game settings of the home form,
+// the game whose lessons were looked at last, whether the others' phrases are muted, and
+// whether games against the computer run on this phone even online (offline.js).
 // Every read survives a missing or corrupt entry by returning null.
 
 const PREFIX = "kabes.";
@@ -34,4 +35,6 @@ export const store = {
   setLearnVariant: (variant) => write("learn", variant),
   phrasesMuted: () => read("mute_phrases") === true,
   setPhrasesMuted: (muted) => write("mute_phrases", muted ? true : null),
+  computerOnPhone: () => read("computer_on_phone") === true,
+  setComputerOnPhone: (onPhone) => write("computer_on_phone", onPhone ? true : null),
 };

@@ -4,8 +4,16 @@
 // every language's catalog, as that list names them (so a new page, module or language needs
 // no line here). It serves them network-first: online you always get the server's files,
 // offline (or on a dead network) the cached ones, so the app opens from a phone's home screen. /api/ is never cached: the game state always comes from the server.
+// The offline pack (issue 26, docs/offline.md) is another cache, PACK, which the page fills
+// when the player asks for it (offline.js): /offline/ is answered from it first (its files
+// never change under their names, and the manifest there is the pack that is kept), else from
+// the server; a request of the page that asks the server itself (cache: "no-cache") goes
+// there. A new shell (CACHE's number) deletes every other cache but the pack's.
 
-const CACHE = "kabes-shell-v7";
+const CACHE = "kabes-shell-v8";
+/** offline.js's PACK_CACHE. */
+const PACK = "kabes-offline-v1";
+const OFFLINE = "/offline/";
 /** Where the server serves the catalogs (kabes/words/catalogs), as i18n.js reads them. */
 const WORDS = "/static/i18n/";
 const LANGUAGES = `${WORDS}languages.json`;
@@ -17,6 +25,7 @@ const SHELL = [
   "/static/manifest.webmanifest",
   "/static/icons/icon.svg",
   "/static/icons/icon-192.png",
+  "/static/offline/worker.js", // the local table's worker: started with new Worker, imported by none
 ];
 /** A module's imports of modules of the same folder: static, re-exported, or import("./x.js"). */
 const IMPORTS = /(?:\bfrom\s*|^\s*import\s*|\bimport\(\s*)"\.\/([\w.-]+\.js)"/gm;
@@ -64,7 +73,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
-      .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+      .then((keys) => Promise.all(keys.filter((k) => k !== CACHE && k !== PACK).map((k) => caches.delete(k))))
       .then(() => self.clients.claim()),
   );
 });
@@ -74,6 +83,11 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
+  if (url.pathname.startsWith(OFFLINE)) {
+    if (request.cache === "no-cache" || request.cache === "no-store" || request.cache === "reload") return;
+    event.respondWith(caches.match(request, { cacheName: PACK }).then((kept) => kept || fetch(request)));
+    return;
+  }
   const page = request.mode === "navigate";
   if (!page && !url.pathname.startsWith("/static/")) return;
   event.respondWith(

@@ -39,12 +39,13 @@ export function pageLink(nav, href, attrs, ...children) {
 /**
  * The top bar of a page. Options: home (the brand is no link: the home page), noLogo (the
  * brand without the logo: a table's waiting room), start (what stands instead of the brand:
- * a lesson's way back), after (what follows the brand), cls (a class for the page's look).
+ * a lesson's way back), after (what follows the brand), cls (a class for the page's look),
+ * note (a line under the bar's row: offline.js's "No network").
  */
-export function topBar(nav, { home = false, noLogo = false, start = null, after = null, cls = "" } = {}) {
+export function topBar(nav, { home = false, noLogo = false, start = null, after = null, cls = "", note = null } = {}) {
   const mark = [noLogo ? null : logo(), "Kabès"];
   const brand = start ?? (home ? h("span", { class: "brand" }, mark) : pageLink(nav, "/", { class: "brand" }, mark));
-  return h("header", { class: `topbar plain${cls ? ` ${cls}` : ""}` }, brand, after, langPicker());
+  return h("header", { class: `topbar plain${cls ? ` ${cls}` : ""}` }, brand, after, langPicker(), note);
 }
 
 /** The bar of a table in play: the page gives what it holds (scores, clock, phrases, menu). */
