@@ -1,9 +1,7 @@
 // api.js — the server's HTTP API (PROTOCOL.md; the lessons' routes in docs/lessons.md). Every
 // function returns the parsed JSON body or throws ApiError {status, code, message}; calls
 // that act for a player send the stored guest token as "Authorization: Bearer". A network
-// failure is ApiError with code "network". With no network, a lesson and its tries are
-// answered on this phone when the offline pack is there (local.js: the same Python, the same
-// JSON); a lesson finished is then not kept.
+// failure is ApiError with code "network".
 
 import { store } from "./store.js";
 
@@ -42,19 +40,6 @@ async function call(method, path, body, auth = true) {
   return data;
 }
 
-/** `online()`, or with no network `offline(local.js)` if this phone can answer it (else the
- * network's failure). */
-function orPhone(online, offline) {
-  return online().catch(async (e) => {
-    if (e.code !== "network") throw e;
-    try {
-      return await offline(await import("./local.js"));
-    } catch {
-      throw e;
-    }
-  });
-}
-
 export const api = {
   newGuest: (name) => call("POST", "/api/guests", { name }, false),
   me: () => call("GET", "/api/me"),
@@ -65,9 +50,9 @@ export const api = {
   rankings: (variant) => call("GET", `/api/rankings/${encodeURIComponent(variant)}`, undefined, false),
   player: (id) => call("GET", `/api/players/${encodeURIComponent(id)}`), // with the token: one's own page shows the codes
   recordUrl: (code) => `/api/tables/${encodeURIComponent(code)}/record`,
-  lessons: (lang) => orPhone(() => call("GET", `/api/lessons?lang=${encodeURIComponent(lang)}`), (m) => m.localLessons(lang)),
-  lesson: (id, lang) => orPhone(() => call("GET", `/api/lessons/${encodeURIComponent(id)}?lang=${encodeURIComponent(lang)}`, undefined, false), (m) => m.localLesson(id, lang)),
-  tryLesson: (id, lang, body) => orPhone(() => call("POST", `/api/lessons/${encodeURIComponent(id)}/try?lang=${encodeURIComponent(lang)}`, body, false), (m) => m.localTryLesson(id, lang, body)),
+  lessons: (lang) => call("GET", `/api/lessons?lang=${encodeURIComponent(lang)}`),
+  lesson: (id, lang) => call("GET", `/api/lessons/${encodeURIComponent(id)}?lang=${encodeURIComponent(lang)}`, undefined, false),
+  tryLesson: (id, lang, body) => call("POST", `/api/lessons/${encodeURIComponent(id)}/try?lang=${encodeURIComponent(lang)}`, body, false),
   tournaments: () => call("GET", "/api/tournaments", undefined, false),
   tournament: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}`, undefined, false),
   newTournament: (spec) => call("POST", "/api/tournaments", spec),

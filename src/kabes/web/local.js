@@ -10,8 +10,9 @@
 //     "expert", ...}), kept at once in "My games" (games.js); then open /t/CODE.
 //   resumeLocalTable(code) → summary (as GET /api/tables/CODE): the table held by the worker,
 //     or rebuilt from the game kept on this phone, at the same move; ApiError not_found.
-//   localLessons(lang, done), localLesson(id, lang), localTryLesson(id, lang, body): the
-//     answers of /api/lessons, .../ID and .../ID/try, judged by the same Python.
+//   localLessons: {lessons(lang), lesson(id, lang), tryLesson(id, lang, body), lessonDone(id)},
+//     api.js's lesson calls answered by the same Python (a lesson finished here is kept on
+//     this phone only, and counted done in its paths).
 //   isLocal(code), localReady() (whether the worker answers: the pack is there).
 // A failure is ApiError {code} as api.js throws ("unavailable": the pack cannot be loaded).
 // After every change the worker hands the table's new entries, and the game is saved whole
@@ -106,19 +107,38 @@ export async function resumeLocalTable(code) {
   return table;
 }
 
-export function localLessons(lang, done = []) {
-  return call("lessons", { lang, done });
+const DONE = "kabes.lessons_done_here";
+/** The lessons finished on this phone with no network (the server keeps the others). */
+function doneHere() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(DONE));
+    return Array.isArray(kept) ? kept : [];
+  } catch {
+    return [];
+  }
 }
 
-export function localLesson(id, lang) {
-  return call("lesson", { lesson: id, lang });
-}
-
-export function localTryLesson(id, lang, body) {
-  return call("try", { lesson: id, lang, body });
-}
+/** The lessons' calls of api.js (same arguments, same answers), answered on this phone. */
+export const localLessons = {
+  lessons: (lang) => call("lessons", { lang, done: doneHere() }),
+  lesson: (id, lang) => call("lesson", { lesson: id, lang }),
+  tryLesson: (id, lang, body) => call("try", { lesson: id, lang, body }),
+  /** Kept on this phone only (localStorage); `next`: the first lesson of its path not done. */
+  async lessonDone(id) {
+    const done = [...new Set([...doneHere(), id])];
+    const { paths } = await call("lessons", { lang: "en", done });
+    const path = paths.find((p) => p.lessons.some((lesson) => lesson.id === id));
+    if (!path) throw new ApiError(404, "not_found", `no lesson ${id}`);
+    try {
+      localStorage.setItem(DONE, JSON.stringify(done));
+    } catch {
+      /* private mode: not kept */
+    }
+    return { id, done: true, next: path.next };
+  },
+};
 
 /** Whether the worker answers (the offline pack is there and runs): true or false. */
 export function localReady() {
-  return call("lessons", { lang: "en" }).then(() => true, () => false);
+  return call("lessons", { lang: "en", done: [] }).then(() => true, () => false);
 }
