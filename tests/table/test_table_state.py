@@ -9,12 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kabes.errors import KabesError
+from kabes.errors import BadMove, KabesError
+from kabes.moves import parse_move
 from kabes.table import actions, outbox
 from kabes.table.encoding import JSON
 from kabes.table.entries import Entry
 from kabes.table.refusals import ErrorCode, Refused
-from kabes.table.state import Status, TableState, Timing, replay
+from kabes.table.state import Status, TableState, Timing, read_move, replay
 from kabes.tiles import full_set
 
 TIMING = Timing(turn_seconds=45.0, away_seconds=5.0, pause_seconds=30.0)
@@ -112,3 +113,12 @@ def test_a_play_out_of_turn_is_refused_before_any_entry() -> None:
         actions.play(log.state, 1 - turn, "6-6")
     assert refused.value.code == ErrorCode.NOT_YOUR_TURN
     assert refused.value.facts == {"seat": 1 - turn, "turn": turn}
+
+
+def test_a_move_is_read_as_the_engine_reads_it_and_a_bad_text_is_refused_every_time() -> None:
+    for text, top in [("6-3@L", 6), ("3-6", 6), ("12-11@M", 12), ("5-5@3", 12), ("timeout", 6)]:
+        assert read_move(text, top) == parse_move(text, top)
+        assert read_move(text, top) == parse_move(text, top), "read again, from memory"
+    for _ in range(2):
+        with pytest.raises(BadMove):
+            read_move("7-3@L", 6)

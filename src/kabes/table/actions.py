@@ -13,10 +13,10 @@ import random
 from typing import Any
 
 from kabes.errors import BadMove
-from kabes.moves import Timeout, parse_move
+from kabes.moves import Timeout
 from kabes.rules import get_rules
 from kabes.table.refusals import ErrorCode, Refused
-from kabes.table.state import Status, TableState
+from kabes.table.state import Status, TableState, read_move
 
 EntryData = tuple[str, dict[str, Any]]
 """A log entry to make: its kind and its data."""
@@ -30,7 +30,7 @@ def play(state: TableState, seat: int, text: str) -> EntryData:
         raise Refused(ErrorCode.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn",
                       "not_your_turn", {"seat": seat, "turn": state.turn})
     try:
-        move = parse_move(text, state.match.rules.top)
+        move = read_move(text, state.match.rules.top)
     except BadMove as err:
         raise Refused(ErrorCode.ILLEGAL_MOVE, err.message, err.reason, err.facts) from None
     if isinstance(move, Timeout):

@@ -3,9 +3,11 @@
 Every message to a seat is built here from the table's state and the engine's view of that
 seat (``kabes.views.view``, the one place that hides), so nothing reaches a socket that its
 seat may not see. The parts every seat is shown alike (the summary, the public events, the
-clocks, the line and plays) are built once per change, not once per seat, and encoded once
-where the encoder that the table's driver hands :func:`updates` can splice them in
-(``kabes.table.encoding``: msgspec's at the server).
+clocks, the line and plays) are built once per change, not once per seat; the summary, the
+public events, the last hand and the options are encoded once where the encoder that the
+table's driver hands :func:`updates` can splice them in (``kabes.table.encoding``: msgspec's
+at the server), and the summary and options not again while they stay the same
+(``TableState.memo``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from kabes.views import view, views_of
 
 Connected = Callable[[int], bool]
 """Whether a seat has a socket open now (the actor's to say: sockets are not state)."""
-
 
 SeatRow = tuple[int, str, int | None, str, str | None, bool, bool]
 """A seat's :class:`SeatInfo`, as its fields."""
@@ -48,11 +49,11 @@ def _summary_fields(
     match = state.rules_match
     options = wire.reuse(state.memo, "summary_options", match.options,
                          lambda: {name: getattr(match.options, name) for name in match.specs})
-    seats = tuple(
+    seats = tuple([
         None if s is None
         else (n, s.name, s.player, s.kind, s.level, not s.person or connected(n), s.left)
         for n, s in enumerate(state.seats)
-    )
+    ])
     return (state.code, state.variant, state.players, options, state.host, str(state.status),
             seats, state.next_table if seated else None, state.tournament,
             state.tournament_round, state.public, state.watch, watchers)

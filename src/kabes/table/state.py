@@ -17,12 +17,32 @@ from typing import Any
 
 from kabes.events import Event, LeadDrawn
 from kabes.match import Match
-from kabes.moves import TIMEOUT, parse_move
+from kabes.moves import TIMEOUT, Move, parse_move
 from kabes.table.entries import Entry
 from kabes.tiles import parse_tile
 
 ACKS_KEPT = 512
 """Acknowledged action ids remembered per seat, for retries."""
+MOVES_KEPT = 10_000
+"""Move texts :func:`read_move` remembers before it forgets them all (a double-twelve set
+has a few thousand plays)."""
+
+_MOVES: dict[tuple[str, int], Move] = {}
+
+
+def read_move(text: str, top: int) -> Move:
+    """``parse_move(text, top)``, remembered (moves are immutable): a move is read when it
+    is checked (``actions.play``) and again when its entry is applied, at every move of every
+    table, from a few thousand texts. A text that does not read raises ``BadMove`` and is
+    not kept."""
+    key = (text, top)
+    move = _MOVES.get(key)
+    if move is None:
+        move = parse_move(text, top)
+        if len(_MOVES) >= MOVES_KEPT:
+            _MOVES.clear()
+        _MOVES[key] = move
+    return move
 
 
 class Status(StrEnum):
@@ -243,7 +263,7 @@ class TableState:
     def _move(self, entry: Entry, change: Change) -> None:
         match = self._started_match()
         number, played = entry.data["seat"], entry.data["move"]
-        move = TIMEOUT if played == "timeout" else parse_move(played, match.rules.top)
+        move = TIMEOUT if played == "timeout" else read_move(played, match.rules.top)
         change.events += match.apply(number, move)
         if move is not TIMEOUT:
             self.moved[number] = len(match.log)

@@ -103,8 +103,9 @@ def match_result(result: MatchResult) -> dict[str, Any]:
 
 def reuse(memo: dict[str, Any], name: str, source: object, build: Callable[[], T]) -> T:
     """``build()``, or what it built from an equal ``source`` for another message in
-    ``memo`` (for another seat's view of the same change, or at an earlier change: a part is
-    reused only when the input it is built from is the same, so it is the same part)."""
+    ``memo`` (for another seat's view of the same change, or at an earlier change of the
+    table for what lasts, ``TableState.memo``): a part is reused only when the input it is
+    built from is the same, so it is the same part."""
     kept = memo.get(name)
     if kept is not None and (kept[0] is source or kept[0] == source):
         return cast(T, kept[1])
@@ -121,18 +122,20 @@ def view_message(
 ) -> ViewMessage:
     """A seat's VIEW (PROTOCOL.md), with the clock and pause the table adds to it.
 
-    ``memo``: one dict shared by the views of one change (a view per seat), and kept from
-    change to change (``TableState.memo``), so that the parts every seat is shown alike (the
-    plays, the line, the options) are built once. A part is reused only when the input it is
-    built from equals the one it was built from, so nothing of one seat's own can reach
-    another seat's view through it."""
-    return ViewMessage(*_view_values(view, clock, pause, {} if memo is None else memo))
+    ``memo``: one dict shared by the views of one change (a view per seat), so that the parts
+    every seat is shown alike (the plays, the line, the options) are built once. A part is
+    reused only when the input it is built from equals the one it was built from, so nothing
+    of one seat's own can reach another seat's view through it."""
+    memo = {} if memo is None else memo
+    return ViewMessage(*_view_values(view, clock, pause, memo, memo))
 
 
 def _view_values(
-    view: View, clock: Clock | None, pause: Pause | None, memo: dict[str, Any]
+    view: View, clock: Clock | None, pause: Pause | None, memo: dict[str, Any],
+    lasting: dict[str, Any],
 ) -> list[Any]:
-    """The fields of ``view``'s VIEW message, in order (:data:`OWN_AT` are the seat's own)."""
+    """The fields of ``view``'s VIEW message, in order (:data:`OWN_AT` are the seat's own);
+    the parts of one change in ``memo``, the options (a match's) in ``lasting``."""
     last_hand = None
     if view.revealed is not None and view.last_result is not None:
         revealed, last_result = view.revealed, view.last_result
@@ -142,7 +145,7 @@ def _view_values(
                                 hand_result(last_result),
                                 [[str(t) for t in h] for h in revealed],
                                 explanation_json(explanation)))
-    options = reuse(memo, "options", view.options, lambda: _view_options(view.options))
+    options = reuse(lasting, "options", view.options, lambda: _view_options(view.options))
     return [
         view.variant,
         view.players,
@@ -234,22 +237,24 @@ def view_messages(
     clock: Clock | None,
     pause: Pause | None,
     encoder: Encoder | None = None,
-    memo: dict[str, Any] | None = None,
+    lasting: dict[str, Any] | None = None,
 ) -> list[ViewMessage]:
     """Every seat's VIEW at one moment (``first``, ``owns``: kabes.views.views_of), built
     once: seat 0's in full, each other's from it with that seat's own fields (its seat, tiles
     and moves, and the forced lead, named to the leader only) from its own part. With
     ``encoder``, the largest parts they share (:data:`SHARED_AT`, the options, the traits)
     are prepared for it once (``Encoder.shared``: encoded once, at the server), for views
-    that are encoded by it, and by nothing else. ``memo``: as for :func:`view_message`."""
-    memo = {} if memo is None else memo
-    values = _view_values(first, clock, pause, memo)
+    that are encoded by it, and by nothing else. ``lasting``: what is kept from one change
+    of the table to the next (``TableState.memo``: the options, which last a match; not the
+    parts of one change, which would outlive it there)."""
+    lasting = {} if lasting is None else lasting
+    values = _view_values(first, clock, pause, {}, lasting)
     if encoder is not None:
         for at in SHARED_AT:
             if values[at] is not None:
                 values[at] = encoder.shared(values[at])
         options = values[OPTIONS_AT]
-        values[OPTIONS_AT] = reuse(memo, "shared_options", (options, encoder),
+        values[OPTIONS_AT] = reuse(lasting, "shared_options", (options, encoder),
                                    lambda: encoder.shared(options))
         values[TRAITS_AT] = _shared_traits(encoder, first.variant, first.players)
     out = [ViewMessage(*values)]
