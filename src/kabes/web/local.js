@@ -45,6 +45,7 @@ function start() {
   worker.onerror = (event) => {
     // The worker itself failed (its script could not load): every request waiting fails,
     // and the next one starts a new worker.
+    worker?.terminate();
     worker = null;
     held.clear();
     for (const { reject } of waiting.values()) reject(new ApiError(0, "unavailable", event.message || "the offline worker failed"));

@@ -59,7 +59,16 @@ function run(tables, id, request) {
   const done = JSON.parse(tables.call(JSON.stringify(request)));
   self.postMessage({ id, ...done });
   clearTimeout(timer);
-  timer = done.due === null ? null : setTimeout(() => run(tables, null, { op: "tick" }), done.due * 1000);
+  timer = done.due === null ? null : setTimeout(() => tick(tables), done.due * 1000);
+}
+
+/** The tables' own time (a computer seat's move, the pause's end): what it sends goes unasked. */
+function tick(tables) {
+  try {
+    run(tables, null, { op: "tick" });
+  } catch (err) {
+    console.error("the local tables' tick failed", err);
+  }
 }
 
 self.onmessage = async (event) => {
