@@ -13,7 +13,8 @@ flat-out tables, and every frame is as long as Kabès's frame of that kind (meas
 ``kabes serve`` flat out; the constants below), padded with a string the clients skip.
 
 Sending takes Kabès's path too: a message is written at once when the socket's buffer takes
-it (the ASGI send driven one step, as ``kabes.server.socket_api.Socket`` does), else queued for a
+it (the ASGI send driven one step, as
+``kabes.server.http.socket_api.Socket`` does), else queued for a
 writer task. So what this process spends per move is the floor under Kabès's server CPU per
 move: reading one small message and writing five frames, through the same layers.
 

@@ -98,7 +98,8 @@ SETUP_CONCURRENCY = 24
 COMPUTERS = {"1": "casual", "2": "skilled", "3": "casual"}
 EXPERTS = {"1": "expert", "2": "expert", "3": "expert"}
 LATE_MARGIN = 0.25
-"""kabes.server.computers.LATE_MARGIN: seconds past delay and budget that make a move late."""
+"""kabes.server.compute.computers.LATE_MARGIN: seconds past delay and budget that make a
+move late."""
 
 
 # The server --------------------------------------------------------------------------------

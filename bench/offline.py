@@ -157,7 +157,7 @@ def in_pyodide(asked: dict[str, Any]) -> dict[str, Any]:
     """:func:`measure` run by Node in the pack's Pyodide, with Node's own figures."""
     import subprocess
 
-    from kabes.server.offline_pack import PACK
+    from kabes.server.http.offline_pack import PACK
 
     done = subprocess.run(
         ["node", str(TREE / "offline" / "run.mjs"), str(PACK), __file__, "measure",
@@ -174,8 +174,8 @@ def main() -> None:
     import resource
 
     from kabes.local.computer import PHONE_EXPERT_BUDGET
-    from kabes.server.computers import EXPERT_FLOOR
-    from kabes.server.offline_pack import PACK, read_manifest
+    from kabes.server.compute.computers import EXPERT_FLOOR
+    from kabes.server.http.offline_pack import PACK, read_manifest
     from playout import dominoes_hands
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -48,7 +48,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 HOST = "127.0.0.1"
 LATE_MARGIN = 0.25
-"""kabes.server.computers.LATE_MARGIN: seconds past delay and budget that make a move late."""
+"""kabes.server.compute.computers.LATE_MARGIN: seconds past delay and budget that make a
+move late."""
 SEND_GAP = 0.012
 """Seconds between two messages of one socket (the server closes one that sends over 100 a
 second)."""

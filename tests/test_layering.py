@@ -281,14 +281,14 @@ def test_the_engine_and_the_rules_are_one_layer(tmp_path: Path) -> None:
 
 
 def test_an_import_against_the_layers_is_named_without_a_cycle(tmp_path: Path) -> None:
-    _write(tmp_path, "kabes.ai.expert", "from kabes.server.config import Settings\n")
-    _write(tmp_path, "kabes.server.config", "X = 1\n")
+    _write(tmp_path, "kabes.ai.expert", "from kabes.server.common.config import Settings\n")
+    _write(tmp_path, "kabes.server.common.config", "X = 1\n")
     _write(tmp_path, "kabes.gadgets.thing", "X = 1\n")
     _write(tmp_path, "kabes.lessons.check", "from kabes.gadgets import thing\n")
     graph = package_graph(tmp_path)
     assert find_cycle(graph) is None
     assert wrong_ways(graph) == [
-        "ai -> server: kabes/ai/expert.py:1 imports kabes.server.config",
+        "ai -> server: kabes/ai/expert.py:1 imports kabes.server.common.config",
         "lessons -> gadgets: kabes/lessons/check.py:1 imports kabes.gadgets",
     ]
 

@@ -11,7 +11,7 @@ import unicodedata
 
 import pytest
 
-from kabes.server.phrases import phrase_ids, phrases
+from kabes.server.table.phrases import phrase_ids, phrases
 from kabes.words import LANGUAGES
 
 SIGNAL_WORDS = {

@@ -1,7 +1,7 @@
 """docs/protocol.md keeps up with the code and with the shared PROTOCOL.md.
 
 - Every client message the server decodes (the tags of the msgspec structs in
-  ``kabes.server.protocol.ClientMessage``, read with ``msgspec.inspect``, so the check holds
+  ``kabes.server.common.protocol.ClientMessage``, read with ``msgspec.inspect``, so the check holds
   however the union is spelled) is named in the "Client messages" section, and every message
   the table sends (``ServerMessage``: the pure table's data classes, whose ``type`` is a
   field set by the class) in the "Server messages" section.
@@ -22,7 +22,7 @@ import msgspec
 import pytest
 
 from kabes import events
-from kabes.server import protocol
+from kabes.server.common import protocol
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "protocol.md"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kabes.server.pages import Pages, page_entry, reachable, read_pages
+from kabes.server.http.pages import Pages, page_entry, reachable, read_pages
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "kabes" / "web"
 CATALOGS = WEB.parent / "words" / "catalogs"

@@ -19,7 +19,7 @@ from play import my_turn, tap, tap_play, wait_played, wrong_try
 
 from kabes.lessons.library import path
 from kabes.lessons.position import position, try_move
-from kabes.server.offline_pack import PACK, read_manifest, stale
+from kabes.server.http.offline_pack import PACK, read_manifest, stale
 
 UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
@@ -42,7 +42,7 @@ def pack() -> None:
             raise RuntimeError(f"CI must run the local table's test, but {PACK} has no pack")
         pytest.skip(f"no offline pack in {PACK} (./scripts/setup builds it with npm)")
     assert not stale(manifest), ("the offline pack is older than src/kabes: build it again "
-                                 "(.venv/bin/python -m kabes.server.offline_pack)")
+                                 "(.venv/bin/python -m kabes.server.http.offline_pack)")
 
 
 def test_with_no_network_home_opens_a_table_on_the_phone_that_plays_and_survives_a_reload(

@@ -21,7 +21,7 @@ from browsing import register, shot, start_server
 from checks import axe_violations, layout_problems, shown_keys
 from helpers import wait_for
 
-from kabes.server.offline_pack import PACK, read_manifest
+from kabes.server.http.offline_pack import PACK, read_manifest
 from kabes.words import LANGUAGES
 
 UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")

@@ -9,7 +9,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from kabes.server.pages import reachable
+from kabes.server.http.pages import reachable
 from kabes.words import LANGUAGES
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "kabes" / "web"

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from kabes.rules import VARIANTS
-from kabes.server.offline_pack import PACK, read_manifest
+from kabes.server.http.offline_pack import PACK, read_manifest
 
 UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 

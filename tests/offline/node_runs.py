@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from kabes.server.offline_pack import PACK, read_manifest, stale
+from kabes.server.http.offline_pack import PACK, read_manifest, stale
 
 TREE = Path(__file__).resolve().parents[2]
 RUNNER = TREE / "offline" / "run.mjs"
@@ -33,7 +33,7 @@ def missing() -> str:
     if manifest is None:
         return f"there is no offline pack in {PACK} (./scripts/setup builds it with npm)"
     assert not stale(manifest), ("the offline pack is older than src/kabes: build it again "
-                                 "(.venv/bin/python -m kabes.server.offline_pack)")
+                                 "(.venv/bin/python -m kabes.server.http.offline_pack)")
     return ""
 
 

@@ -22,7 +22,7 @@ from node_runs import run_in_pyodide
 from offline_matches import every_game, play
 
 from kabes.records import filled
-from kabes.server.offline_pack import PACK, read_manifest
+from kabes.server.http.offline_pack import PACK, read_manifest
 
 MATCHES = Path(__file__).with_name("offline_matches.py")
 TIMED = {"budget": 0.01}

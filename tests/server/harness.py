@@ -21,9 +21,9 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
-from kabes.server.app import create_app
-from kabes.server.clock import FakeClock
-from kabes.server.config import Edge, Settings
+from kabes.server.common.config import Edge, Settings
+from kabes.server.http.app import create_app
+from kabes.server.table.clock import FakeClock
 
 WAIT = 10.0
 """Seconds a test waits for a message before failing."""

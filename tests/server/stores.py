@@ -19,8 +19,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from kabes.server.metrics import Metrics
-from kabes.server.store import Store
+from kabes.server.common.metrics import Metrics
+from kabes.server.store.store import Store
 
 PG_HOST = "127.0.0.1"
 PG_PORT = 5432

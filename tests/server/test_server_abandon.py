@@ -18,8 +18,8 @@ import httpx
 from harness import Server, Socket, auth, running, settle, sqlite_url
 from wsclient import KABES, Client, ServerProcess, guest
 
-from kabes.server.clock import FakeClock
-from kabes.server.config import Settings
+from kabes.server.common.config import Settings
+from kabes.server.table.clock import FakeClock
 
 ABANDON = Settings().abandon_seconds
 

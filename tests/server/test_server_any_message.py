@@ -23,7 +23,7 @@ from harness import Pacer, Server, Socket, running, sqlite_url
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kabes.server import protocol
+from kabes.server.common import protocol
 
 TYPES = ["hello", "play", "start", "next_hand", "finish", "hint", "review", "sync", "leave",
          "play_again", "dance", "", "PLAY", "play ", "welcome", "error"]

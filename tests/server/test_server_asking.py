@@ -26,7 +26,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from wsclient import guest
 
-from kabes.server.hub import CODE_ALPHABET, CODE_LENGTH
+from kabes.server.hub.hub import CODE_ALPHABET, CODE_LENGTH
 
 ASKED = 40
 """Unknown codes asked for, each in every way."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kabes.server.assembly import assemble
-from kabes.server.config import ServerConfig
+from kabes.server.common.config import ServerConfig
 from kabes.server.services import Services
 
 

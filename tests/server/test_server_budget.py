@@ -1,5 +1,5 @@
 """A computer seat's budget follows the load: it shrinks while the workers are busy, never
-below the floor, and comes back when they drain (kabes.server.computers.load_budget)."""
+below the floor, and comes back when they drain (kabes.server.compute.computers.load_budget)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from typing import Any
 from harness import Server, Socket, running, sqlite_url
 from test_server_protocol import metric
 
-from kabes.server.computers import (
+from kabes.server.common.config import Settings
+from kabes.server.compute.computers import (
     EXPERT_FLOOR,
     LATE_MARGIN,
     Searches,
@@ -22,7 +23,6 @@ from kabes.server.computers import (
     warm_up,
     worker_pool,
 )
-from kabes.server.config import Settings
 
 EXPERTS = {"1": "expert", "2": "expert", "3": "expert"}
 

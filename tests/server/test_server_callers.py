@@ -1,4 +1,4 @@
-"""Who is calling (kabes.server.callers): the three ways a route reads a guest token, each
+"""Who is calling (kabes.server.http.callers): the three ways a route reads a guest token, each
 with the same answers on every route that uses it: a required token refuses a missing or
 unknown one (401 ``bad_token``), an optional one serves a request without a token but
 refuses an unknown one, and a public page reads an unknown token as none."""
@@ -9,8 +9,8 @@ import pytest
 from harness import Server, auth
 from starlette.requests import Request
 
-from kabes.server.callers import Caller, Callers
-from kabes.server.protocol import Refused
+from kabes.server.common.protocol import Refused
+from kabes.server.http.callers import Caller, Callers
 
 
 def request(token: str | None) -> Request:

@@ -14,8 +14,8 @@ from typing import Any
 from harness import Server, Socket, fresh, running, sqlite_url
 
 from kabes.records import replay
-from kabes.server.clock import Alarm, FakeClock
-from kabes.server.config import Settings
+from kabes.server.common.config import Settings
+from kabes.server.table.clock import Alarm, FakeClock
 from kabes.table import wire
 
 _ids = itertools.count()

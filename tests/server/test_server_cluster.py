@@ -38,7 +38,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from wsclient import Client
 
-from kabes.server.schema import table_events, tables
+from kabes.server.store.schema import table_events, tables
 
 
 async def entries(db: str, code: str, data: bool = False) -> list[tuple[Any, ...]]:

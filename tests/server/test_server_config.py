@@ -18,7 +18,7 @@ from wsclient import HOST, KABES, Client, ServerProcess, auth, guest
 
 import kabes.cli.serve
 from kabes.cli.app import app
-from kabes.server.config import (
+from kabes.server.common.config import (
     KINDS,
     SETTINGS,
     ConfigError,

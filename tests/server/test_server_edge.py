@@ -7,7 +7,7 @@ sockets from other sites refused; security headers on every answer; names cleane
 
 A client seen from another machine is made with ``X-Forwarded-For``: the server takes the
 client's address from it when the connection comes from 127.0.0.1 (a reverse proxy on the
-same machine, trusted by default: kabes.server.proxies), as it does in production.
+same machine, trusted by default: kabes.server.common.proxies), as it does in production.
 """
 
 from __future__ import annotations

@@ -22,9 +22,9 @@ import httpx
 from harness import Socket, fresh, running, sqlite_url
 from wsclient import Client, ServerProcess, auth, guest
 
-from kabes.server.config import Settings
-from kabes.server.lane import Lane, Priority
-from kabes.server.workers import LANE_REQUESTS_PER_SLOT
+from kabes.server.common.config import Settings
+from kabes.server.compute.lane import Lane, Priority
+from kabes.server.compute.workers import LANE_REQUESTS_PER_SLOT
 
 _ids = itertools.count()
 

@@ -17,8 +17,8 @@ import sqlalchemy as sa
 from harness import Server, running, settle
 from stores import Backend, backend_fixture, db_url_fixture, store_fixture  # noqa: F401
 
-from kabes.server.schema import table_events
-from kabes.server.store import Fenced, Store
+from kabes.server.store.schema import table_events
+from kabes.server.store.store import Fenced, Store
 from kabes.table.effects import TableStatus
 from kabes.table.entries import Entry
 

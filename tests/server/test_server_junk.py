@@ -25,8 +25,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from kabes.records import filled, replay
-from kabes.server import protocol
-from kabes.server.config import Settings
+from kabes.server.common import protocol
+from kabes.server.common.config import Settings
 
 Message = dict[str, Any]
 

@@ -13,7 +13,7 @@ from kabes.lessons.library import lessons, path
 from kabes.lessons.model import LANGUAGES
 from kabes.lessons.position import position
 from kabes.rules import VARIANTS
-from kabes.server.lesson_messages import LessonBody, LessonPaths, TryAnswer, openapi_schema
+from kabes.server.http.lesson_messages import LessonBody, LessonPaths, TryAnswer, openapi_schema
 from kabes.views import view
 
 FIRST = "haitian-1"

@@ -1,4 +1,4 @@
-"""The rate limits' counting (kabes.server.limits): a sliding minute, refusals not counted,
+"""The rate limits' counting (kabes.server.common.limits): a sliding minute, refusals not counted,
 memory bounded in one process; shared by every process through Redis (real processes on a
 real Redis and PostgreSQL, the limit reached through two of them); and a failure no handler
 knew answered as JSON, logged once."""
@@ -15,8 +15,8 @@ from harness import running, sqlite_url
 from redis.asyncio import Redis
 from starlette.requests import Request
 
-from kabes.server.config import Edge
-from kabes.server.limits import (
+from kabes.server.common.config import Edge
+from kabes.server.common.limits import (
     GUESTS,
     LINK_CODES,
     Limit,

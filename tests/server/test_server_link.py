@@ -14,7 +14,7 @@ import pytest
 from clusters import RedisSpace, nodes, redis_fixture  # noqa: F401 (the fixture redis_space)
 from harness import Server, auth, running, sqlite_url
 
-from kabes.server.config import Edge
+from kabes.server.common.config import Edge
 
 
 async def link_code(server: Server, token: str) -> str:

@@ -6,7 +6,7 @@ and across the server (100 wrong codes a minute from everyone, then every try is
 on every phone, on SQLite and PostgreSQL.
 
 A client's address is set with ``X-Forwarded-For``: the test's connections come from
-127.0.0.1, a trusted proxy by default (kabes.server.proxies).
+127.0.0.1, a trusted proxy by default (kabes.server.common.proxies).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from harness import Server, running
 from stores import backend_fixture, db_url_fixture  # noqa: F401 (the fixtures db_url, backend)
 from wsclient import WAIT, ServerProcess, auth, guest
 
-from kabes.server.limits import WRONG_LINK_CODES, Limit, LocalCounter
+from kabes.server.common.limits import WRONG_LINK_CODES, Limit, LocalCounter
 
 OPTIONS = ("--workers", "1", "--log-level", "warning")
 _wrong = itertools.count(1)

@@ -26,7 +26,7 @@ from harness import Server, Socket, running, sqlite_url
 from kabes.local.computer import Budgets
 from kabes.local.table import TIMING, LocalTable
 from kabes.local.tables import Request, Tables
-from kabes.server.config import TABLE, Settings
+from kabes.server.common.config import TABLE, Settings
 from kabes.table.state import TableState
 
 FAST = Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.02, review_budget=0.02)

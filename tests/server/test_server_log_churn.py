@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 from wsclient import Client, ServerProcess, auth, guest
 
-from kabes.server.protocol import as_json
+from kabes.server.common.protocol import as_json
 from kabes.table import outbox
 from kabes.table.entries import Entry
 from kabes.table.state import TableState, Timing, replay

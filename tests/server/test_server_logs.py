@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from kabes.server.logs import JsonLines, LinesOnTheLoop, log_entry
+from kabes.server.common.logs import JsonLines, LinesOnTheLoop, log_entry
 from kabes.table.entries import Entry
 
 

@@ -15,8 +15,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from wsclient import WAIT, ServerProcess, auth
 
-from kabes.server.names import FILLERS, MOST_MARKS, NAME_LIMIT, clean_name
-from kabes.server.protocol import Refused
+from kabes.server.common.names import FILLERS, MOST_MARKS, NAME_LIMIT, clean_name
+from kabes.server.common.protocol import Refused
 
 OPTIONS = ("--workers", "1", "--rate-limits", "off", "--log-level", "warning")
 

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from wsclient import Client, ServerProcess
 
-from kabes.server import protocol
+from kabes.server.common import protocol
 
 CODES = {code.value for code in protocol.ErrorCode}
 

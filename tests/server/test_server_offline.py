@@ -1,5 +1,5 @@
-"""The offline pack (docs/offline.md): built by kabes.server.offline_pack from the source tree
-and Pyodide's npm folder, served under /offline/ by kabes.server.offline_api.
+"""The offline pack (docs/offline.md): built by kabes.server.http.offline_pack from the source tree
+and Pyodide's npm folder, served under /offline/ by kabes.server.http.offline_api.
 
 These tests build packs in a temporary folder from a small Pyodide folder of their own (the
 files named as npm ships them, a few KB each: brotli's best over the real 9.6 MB WebAssembly
@@ -24,8 +24,8 @@ import brotli  # type: ignore[import-untyped]
 import pytest
 from harness import running, sqlite_url
 
-from kabes.server.offline_api import IMMUTABLE
-from kabes.server.offline_pack import (
+from kabes.server.http.offline_api import IMMUTABLE
+from kabes.server.http.offline_pack import (
     LOCK,
     MANIFEST,
     PACKAGES,

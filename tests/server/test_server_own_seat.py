@@ -28,16 +28,16 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from wsclient import Client, ServerProcess, auth, guest
 
-from kabes.server.inbox import ClientAction, Detach, Greet, InboxItem, Join
-from kabes.server.protocol import (
+from kabes.server.common.protocol import (
     Action,
     LeaveAction,
     RemoveAction,
     StartAction,
     SyncAction,
 )
-from kabes.server.seat_sockets import holder
-from kabes.server.table import Table
+from kabes.server.table.actor import Table
+from kabes.server.table.inbox import ClientAction, Detach, Greet, InboxItem, Join
+from kabes.server.table.seat_sockets import holder
 
 
 async def test_a_hello_that_arrives_after_its_player_left_and_another_took_the_seat_is_refused(

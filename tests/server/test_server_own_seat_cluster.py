@@ -1,6 +1,6 @@
 """A socket acts only for its own player, across processes (PROTOCOL.md, "Safe for
 strangers"): a socket relayed from another `kabes serve --redis` process to the table's owner
-(kabes.server.relay) carries the player its hello named, and the owner's table seats it, and
+(kabes.server.hub.relay) carries the player its hello named, and the owner's table seats it, and
 holds it, only while that player holds the seat. Two real processes on one PostgreSQL store
 (``clusters.py``: skipped, saying why, when PostgreSQL or Redis cannot be reached, and failing
 instead under CI)."""

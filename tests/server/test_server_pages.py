@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from harness import Server
 
-from kabes.server.pages import dynamic, imports
+from kabes.server.http.pages import dynamic, imports
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "kabes" / "web"
 

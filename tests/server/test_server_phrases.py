@@ -12,7 +12,7 @@ from typing import Any
 
 from harness import Server, Socket
 
-from kabes.server.phrases import PHRASE_GAP_SECONDS
+from kabes.server.table.phrases import PHRASE_GAP_SECONDS
 
 
 async def table_of_two(server: Server) -> tuple[str, list[Socket], Socket, Socket]:

@@ -12,8 +12,8 @@ from typing import Any
 
 from harness import Server, auth, running, settle, sqlite_url
 
-from kabes.server.clock import FakeClock
-from kabes.server.config import Settings
+from kabes.server.common.config import Settings
+from kabes.server.table.clock import FakeClock
 
 WAIT = Settings().seat_wait_seconds
 EXPERTS = {"1": "expert", "2": "expert", "3": "expert"}

@@ -25,7 +25,7 @@ from kabes.errors import KabesError
 from kabes.match import Match
 from kabes.records import replay
 from kabes.rules import VARIANTS
-from kabes.server.config import Settings
+from kabes.server.common.config import Settings
 
 NAMES = ["Roselène", "Jacmel", "Ti Jak", "Manno", "Fritz"]
 

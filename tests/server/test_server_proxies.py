@@ -18,7 +18,7 @@ import httpx
 import pytest
 from wsclient import HOST, KABES, WAIT, ServerProcess, free_port
 
-from kabes.server.proxies import LOOPBACK, TrustedProxies
+from kabes.server.common.proxies import LOOPBACK, TrustedProxies
 
 OPTIONS = ("--workers", "1", "--log-level", "warning")
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from harness import Server, auth, running, sqlite_url
 
-from kabes.server.config import Edge
-from kabes.server.lobby import FRESH_SECONDS, Listing, Lobby
+from kabes.server.common.config import Edge
+from kabes.server.lobby.lobby import FRESH_SECONDS, Listing, Lobby
 
 
 async def quick(server: Server, token: str, **body: Any) -> dict[str, Any]:

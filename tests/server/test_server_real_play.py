@@ -17,7 +17,7 @@ from typing import Any
 
 from harness import Server, Socket, fresh, running, sqlite_url
 
-from kabes.server.config import Settings
+from kabes.server.common.config import Settings
 
 _ids = itertools.count()
 TURN = 46.0

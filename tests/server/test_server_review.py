@@ -22,9 +22,9 @@ from harness import Server, Socket, fresh, running, sqlite_url
 from kabes.ai.review import decisions
 from kabes.match import Match
 from kabes.records import replay, to_record
-from kabes.server import computers
-from kabes.server.config import Settings
-from kabes.server.table import Table
+from kabes.server.common.config import Settings
+from kabes.server.compute import computers
+from kabes.server.table.actor import Table
 from kabes.table import wire
 from kabes.views import view
 

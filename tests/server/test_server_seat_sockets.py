@@ -9,8 +9,8 @@ import asyncio
 
 from harness import Closed, Server
 
-from kabes.server.config import Settings
-from kabes.server.protocol import MAX_MESSAGES_PER_SECOND
+from kabes.server.common.config import Settings
+from kabes.server.common.protocol import MAX_MESSAGES_PER_SECOND
 
 
 async def two_seats(server: Server) -> tuple[str, str, str]:

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from stores import Backend, backend_fixture, db_url_fixture, store_fixture  # noqa: F401
 from wsclient import guest
 
-from kabes.server.config import Edge
-from kabes.server.seat_holds import MOST_WAITING, SeatHolds
-from kabes.server.store import Store
+from kabes.server.common.config import Edge
+from kabes.server.store.store import Store
+from kabes.server.table.seat_holds import MOST_WAITING, SeatHolds
 
 CAPPED = Edge(rate_limits=False)
 """The harness's edge with the cap on waiting seats as ``kabes serve`` has it."""

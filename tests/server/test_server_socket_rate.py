@@ -12,8 +12,8 @@ from typing import Any
 
 from harness import Server
 
-from kabes.server.protocol import MAX_MESSAGES_PER_SECOND
-from kabes.server.table import Table
+from kabes.server.common.protocol import MAX_MESSAGES_PER_SECOND
+from kabes.server.table.actor import Table
 
 
 async def test_a_watchers_sync_flood_from_many_sockets_is_slowed_down_then_closed(

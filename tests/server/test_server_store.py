@@ -26,10 +26,10 @@ from stores import Backend, backend_fixture, db_url_fixture, store_fixture  # no
 
 import kabes
 from kabes.records import filled
-from kabes.server.metrics import Metrics
-from kabes.server.schema import metadata, players, table_events
-from kabes.server.store import MIGRATIONS, Store, StoreError
-from kabes.server.table import Table
+from kabes.server.common.metrics import Metrics
+from kabes.server.store.schema import metadata, players, table_events
+from kabes.server.store.store import MIGRATIONS, Store, StoreError
+from kabes.server.table.actor import Table
 from kabes.table.effects import HandRated, MatchFinished, MatchStarted, TableStatus
 from kabes.table.entries import Entry
 from kabes.table.rankings import RANKED_AFTER_HANDS

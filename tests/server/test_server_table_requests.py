@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kabes.server.table_requests import AskRecord, AskSeat, AskSummary, from_wire
+from kabes.server.table.table_requests import AskRecord, AskSeat, AskSummary, from_wire
 
 
 def test_each_request_crosses_as_the_frames_it_always_did() -> None:

@@ -11,10 +11,10 @@ import secrets
 import sqlalchemy as sa
 from harness import Server, auth
 
-from kabes.server.hub import CODE_ALPHABET
-from kabes.server.protocol import ErrorCode, Refused
-from kabes.server.schema import tournament_events, tournaments
-from kabes.server.tournament_service import Tournaments
+from kabes.server.common.protocol import ErrorCode, Refused
+from kabes.server.hub.hub import CODE_ALPHABET
+from kabes.server.store.schema import tournament_events, tournaments
+from kabes.server.tournaments.service import Tournaments
 
 
 def service(server: Server) -> Tournaments:

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from tournament_players import entrant, standings_from_records
 from wsclient import auth, guest
 
-from kabes.server.schema import table_events, tournament_events, tournament_rounds
+from kabes.server.store.schema import table_events, tournament_events, tournament_rounds
 
 FAST = ("--pause-seconds", "0", "--turn-seconds", "10", "--tournament-wait-seconds", "20")
 

@@ -12,8 +12,8 @@ from typing import Any
 from harness import Server, auth, fresh, running, settle, sqlite_url
 from test_server_tournaments import create, enter, until_doc
 
-from kabes.server.clock import FakeClock
-from kabes.server.config import Settings
+from kabes.server.common.config import Settings
+from kabes.server.table.clock import FakeClock
 
 SETTINGS = Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.02,
                     tournament_wait_seconds=60.0)

@@ -17,7 +17,7 @@ import pytest
 from harness import Server, Socket, settle
 from test_server_hidden import Checked, Table, check_hidden, done, person
 
-from kabes.server.watchers import WATCHERS_PER_TABLE
+from kabes.server.table.watchers import WATCHERS_PER_TABLE
 
 OWN = ("seat", "hand", "legal", "forced_lead")
 """What a seat's view holds of its own; a watcher's view is a seat's without it."""

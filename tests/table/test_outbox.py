@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from test_table_state import Log
 
-from kabes.server.protocol import MSGSPEC
+from kabes.server.common.protocol import MSGSPEC
 from kabes.table import actions, outbox
 from kabes.table.encoding import JSON, Encoder
 from kabes.table.state import Status

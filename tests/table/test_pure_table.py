@@ -6,7 +6,7 @@ every variant with no server, shows no seat another's tiles, and its two encoder
   its end through the pure table, every change sent to every seat and a watcher; nothing
   outside the standard library and ``kabes`` is imported.
 - The same match encoded by the standard library's ``json`` (``kabes.table.encoding.JSON``)
-  and by msgspec at the server (``kabes.server.protocol.MSGSPEC``) is the same JSON, message
+  and by msgspec at the server (``kabes.server.common.protocol.MSGSPEC``) is the same JSON, message
   by message, so the server and a table run elsewhere send the same protocol.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from pure_play import SEATINGS, play_match
 
-from kabes.server.protocol import MSGSPEC
+from kabes.server.common.protocol import MSGSPEC
 from kabes.table.encoding import JSON
 from kabes.table.refusals import ErrorCode, Refused
 from kabes.tiles import full_set

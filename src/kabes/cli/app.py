@@ -29,7 +29,7 @@ from kabes.cli.replay import show_replay
 from kabes.errors import KabesError
 from kabes.records import disagreements, filled, load_record
 from kabes.rules import DEFAULT_VARIANT, VARIANTS, get_rules
-from kabes.server.config import KINDS, ConfigError, ServerConfig, about, load
+from kabes.server.common.config import KINDS, ConfigError, ServerConfig, about, load
 from kabes.words import LANGUAGES
 
 OptionList = Annotated[
@@ -161,7 +161,7 @@ def simulate(
 
 
 SERVE: Final = ServerConfig()
-"""``kabes serve``'s defaults, as its options show them (kabes.server.config writes them)."""
+"""``kabes serve``'s defaults, as its options show them (kabes.server.common.config writes them)."""
 
 
 def _setting(name: str) -> Any:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from kabes.server.assembly import assemble
-from kabes.server.config import ServerConfig
-from kabes.server.logs import configure
+from kabes.server.common.config import ServerConfig
+from kabes.server.common.logs import configure
 
 
 def serve(config: ServerConfig) -> None:

@@ -11,5 +11,5 @@ with the same engine, levels, words and table as the server.
   out), which ``web/offline/worker.js`` runs.
 
 Standard library and ``kabes`` only (the offline pack holds this package:
-kabes.server.offline_pack's PACKAGES); never the server or the terminal.
+kabes.server.http.offline_pack's PACKAGES); never the server or the terminal.
 """

@@ -1,5 +1,5 @@
 """What the page sends the local table, read as the server reads its socket's messages
-(PROTOCOL.md, "Client to server"; kabes.server.protocol decodes them with msgspec there).
+(PROTOCOL.md, "Client to server"; kabes.server.common.protocol decodes them with msgspec there).
 
 Standard library only, for Pyodide. A message is a hello or an action with the same fields
 and limits as at the server; one that is not gets the same refusal (``bad_message``, with the

@@ -1,5 +1,5 @@
 """The computer at a local table: its seats' moves, hints and reviews, by the levels the
-server's workers run (kabes.server.computers), searched here in the one thread the page's
+server's workers run (kabes.server.compute.computers), searched here in the one thread the page's
 worker has.
 
 The budgets are a phone's (:class:`Budgets`, docs/levels.md "On a phone"): the same waits

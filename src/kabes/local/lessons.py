@@ -2,8 +2,8 @@
 reads: every variant's path, a lesson in one language, a try judged by the engine.
 
 One source for both places a lesson is taken: the server's ``/api/lessons`` routes
-(kabes.server.lessons_api, which documents these shapes with its msgspec structs in
-kabes.server.lesson_messages) answer with these, and so does the local table's worker on a
+(kabes.server.http.lessons_api, which documents these shapes with its msgspec structs in
+kabes.server.http.lesson_messages) answer with these, and so does the local table's worker on a
 phone with no network. Texts go out in the asked language only; each step's position goes
 out as the learner seat's VIEW exactly as a table's ``update`` carries it; a try is judged on
 a copy of the step's position (kabes.lessons.position), and nothing is kept.

@@ -13,7 +13,7 @@ from typing import Final
 from kabes.table.refusals import ErrorCode, Refused
 
 PHRASE_GAP_SECONDS: Final = 3.0
-"""A seat says at most one phrase within this many seconds (kabes.server.phrases)."""
+"""A seat says at most one phrase within this many seconds (kabes.server.table.phrases)."""
 
 
 @cache

@@ -1,7 +1,7 @@
 """A local table: the pure table (kabes.table) driven on a phone, for one person against the
 computer, answering the page with exactly the messages of ``/api/tables/{code}/ws``.
 
-:class:`LocalTable` does what the server's actor does (kabes.server.table, seat_actions,
+:class:`LocalTable` does what the server's actor does (kabes.server.table.actor, seat_actions,
 computer_seats), with the same parts: an action is checked by ``kabes.table.actions``, its
 entry applied (``TableState.apply``), kept in the table's log and only then told, each
 message built by ``kabes.table.outbox`` and encoded by ``kabes.table``'s JSON encoder; a
@@ -51,7 +51,7 @@ from kabes.table.state import Change, Status, TableState, Timing
 from kabes.views import view
 
 TIMING: Final = Timing(turn_seconds=45.0, away_seconds=5.0, pause_seconds=30.0)
-"""The server's default clocks (kabes.server.config): the messages show the same."""
+"""The server's default clocks (kabes.server.common.config): the messages show the same."""
 PERSON: Final = 0
 """The person's seat: they open the table, as a host sits at seat 0."""
 NOT_SEATED_CLOSE: Final = 4401
@@ -237,7 +237,7 @@ class LocalTable:
             self._send(conn, answer)
 
     def _do(self, conn: int, action: Action) -> None:
-        """What ``action`` does (kabes.server.seat_actions.act); Refused goes up."""
+        """What ``action`` does (kabes.server.table.seat_actions.act); Refused goes up."""
         state, kind = self.state, action.type
         if kind == "sync":
             self._send(conn, outbox.update(state, PERSON, self.connected, self.clock()))
@@ -351,7 +351,7 @@ class LocalTable:
         self.entries.append(_text(entry_json(entry)))
         if self.sockets and state.seat_of(self._player) is None:
             # The person holds the seat no more (they left): their sockets are not told the
-            # change, and are closed after the leave's ack (as kabes.server.seat_sockets).
+            # change, and are closed after the leave's ack (as kabes.server.table.seat_sockets).
             self._leaving, self.sockets = self.sockets, []
         if self.sockets:
             self._tell(change)

@@ -50,7 +50,7 @@ REBUILT_CLOSE: Final = 1011
 PREFIX: Final = "L"
 """Every local table's code starts with it; no server's does (its alphabet has no L)."""
 ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
-"""The server's code alphabet (kabes.server.hub), for the rest of a local code."""
+"""The server's code alphabet (kabes.server.hub.hub), for the rest of a local code."""
 LENGTH: Final = 7
 
 

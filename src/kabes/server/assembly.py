@@ -4,7 +4,7 @@
 it runs in production: the store's address, the worker processes, the other processes (with
 Redis), the table settings that follow from the workers, the application and the uvicorn
 server on the settings the bench measures. Kept apart from the application
-(kabes.server.app), which tests build with their own clock and a thread pool, so that
+(kabes.server.http.app), which tests build with their own clock and a thread pool, so that
 building the application never starts processes.
 """
 
@@ -18,14 +18,14 @@ from pathlib import Path
 
 import uvicorn
 
-from kabes.server.app import create_app
-from kabes.server.cluster import Cluster
-from kabes.server.computers import warm_up, worker_pool
-from kabes.server.config import ServerConfig
+from kabes.server.common.config import ServerConfig
+from kabes.server.compute.computers import warm_up, worker_pool
+from kabes.server.compute.workers import REVIEW_WORKERS_KEPT_FREE
+from kabes.server.http.app import create_app
+from kabes.server.hub.cluster import Cluster
 from kabes.server.processes import alone_or_shared
 from kabes.server.runtime import tune_runtime, uvicorn_config
-from kabes.server.store import database_url
-from kabes.server.workers import REVIEW_WORKERS_KEPT_FREE
+from kabes.server.store.store import database_url
 
 
 @dataclass(frozen=True, slots=True)

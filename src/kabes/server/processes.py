@@ -1,23 +1,23 @@
 """The processes serving one store, as the server's assembly and routes see them: this one
 alone (:class:`Alone`, SQLite or PostgreSQL without Redis), or one of many through Redis
-(:class:`~kabes.server.cluster.Cluster`, ``kabes serve --redis``).
+(:class:`~kabes.server.hub.cluster.Cluster`, ``kabes serve --redis``).
 
 Both sides answer the same questions (who this process is, how long a request waits for a
 table's owner, where rate limits are counted, what health and logs say of it), so that code
 which only asks them never branches on which side it runs: the choice is made once, in
-:func:`alone_or_shared`, as :mod:`kabes.server.limits` chooses its counter.
+:func:`alone_or_shared`, as :mod:`kabes.server.common.limits` chooses its counter.
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
-from kabes.server.board import Board, BoardHere, Listed
-from kabes.server.cluster import Cluster
-from kabes.server.holding import HeldAlone, Holding, Tables
-from kabes.server.limits import Counter, LocalCounter
-from kabes.server.published import Published
-from kabes.server.store import SERVER_ID
+from kabes.server.common.limits import Counter, LocalCounter
+from kabes.server.hub.cluster import Cluster
+from kabes.server.hub.holding import HeldAlone, Holding, Tables
+from kabes.server.lobby.board import Board, BoardHere, Listed
+from kabes.server.lobby.published import Published
+from kabes.server.store.store import SERVER_ID
 
 
 class Processes(Protocol):
@@ -60,12 +60,12 @@ class Processes(Protocol):
         ...
 
     def hold(self, tables: Tables) -> Holding:
-        """How the hub holds ``tables`` on this side (kabes.server.holding)."""
+        """How the hub holds ``tables`` on this side (kabes.server.hub.holding)."""
         ...
 
     def board(self, tables: Listed) -> Board:
         """Where the lobby reads its listings and people online, and locks its quick seats,
-        on this side (kabes.server.board)."""
+        on this side (kabes.server.lobby.board)."""
         ...
 
 
@@ -150,11 +150,11 @@ class Shared:
         return self.cluster.shown()
 
     def hold(self, tables: Tables) -> Holding:
-        """Under leases in Redis (kabes.server.leases)."""
+        """Under leases in Redis (kabes.server.hub.leases)."""
         return self.cluster.hold(tables)
 
     def board(self, tables: Listed) -> Board:
-        """The lobby's board published in Redis by every process (kabes.server.published)."""
+        """The lobby's board published in Redis by every process (kabes.server.lobby.published)."""
         return Published(self.cluster.redis, self.cluster.prefix, tables)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import uvicorn
 
-from kabes.server.protocol import MAX_MESSAGE_BYTES
+from kabes.server.common.protocol import MAX_MESSAGE_BYTES
 
 PING_SECONDS = 10.0
 """WebSocket pings: a phone that drops off the network is noticed within seconds."""
@@ -35,7 +35,7 @@ CPU a move (each hand-over of the GIL is a switch of threads), 1 to 5 ms 0.24 to
 def uvicorn_config(app: Any, host: str, port: int) -> uvicorn.Config:
     """How the server runs ``app`` on uvicorn (the bench's floor runs on exactly this).
     uvicorn's proxy headers are off: the app finds the client behind a trusted proxy itself
-    (kabes.server.proxies says why), so the address uvicorn gives is the connection's."""
+    (kabes.server.common.proxies says why), so the address uvicorn gives is the connection's."""
     return uvicorn.Config(
         app,
         host=host,

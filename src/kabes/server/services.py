@@ -1,8 +1,8 @@
 """What the server application runs on, shared by its routes: the store, the hub of tables,
 the clock, the settings, the metrics, the other processes and the limits on strangers.
 
-Built once by :func:`kabes.server.app.create_app` and handed to each group of routes (the
-HTTP API there, the table socket in kabes.server.socket_api), so no route module imports
+Built once by :func:`kabes.server.http.app.create_app` and handed to each group of routes (the
+HTTP API there, the table socket in kabes.server.http.socket_api), so no route module imports
 another.
 """
 
@@ -15,13 +15,13 @@ from typing import Any
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
-from kabes.server.clock import Clock
-from kabes.server.config import Edge, Settings
-from kabes.server.hub import Hub
-from kabes.server.limits import Limits
-from kabes.server.metrics import Metrics
+from kabes.server.common.config import Edge, Settings
+from kabes.server.common.limits import Limits
+from kabes.server.common.metrics import Metrics
+from kabes.server.hub.hub import Hub
 from kabes.server.processes import Alone, Processes
-from kabes.server.store import Store, StoreError
+from kabes.server.store.store import Store, StoreError
+from kabes.server.table.clock import Clock
 
 STORE_DOWN = (StoreError, SQLAlchemyError, ConnectionError, TimeoutError, RedisError)
 """What a request meets when the database (or Redis) cannot be reached: answered

@@ -19,7 +19,7 @@ that the same table runs inside the server and, with no network, in a browser (P
 - ``creation``: a new table's first entry from the host's request, checked (at the server,
   and for a table on a phone: kabes.local).
 
-A driver owns a state and does what the server's actor (``kabes.server.table``) does: checks
+A driver owns a state and does what the server's actor (``kabes.server.table.actor``) does: checks
 an action (``actions``), makes its entry, applies it (``TableState.apply``), keeps it and its
 ``outcomes`` where it keeps them, and sends each seat and watcher what ``outbox`` builds.
 Clocks, sockets, the store, the computer's workers and the retried action ids are the

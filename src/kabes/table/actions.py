@@ -86,7 +86,8 @@ def leave(state: TableState, seat: int) -> EntryData:
     sitter = state.seats[seat]
     data: dict[str, Any] = {"seat": seat}
     if sitter is not None and sitter.player is not None:
-        data["player"] = sitter.player  # whose waiting seat is freed (kabes.server.seat_holds)
+        # whose waiting seat is freed (kabes.server.table.seat_holds)
+        data["player"] = sitter.player
     if seat == state.host:
         data["host"] = state.next_host(seat)
         if data["host"] is None:

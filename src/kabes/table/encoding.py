@@ -3,7 +3,7 @@
 The table builds its messages (``kabes.table.messages``) and, after a change, encodes every
 seat's update through the encoder it is handed (``outbox.updates``), preparing the parts every
 seat is sent alike once (:meth:`Encoder.shared`). The server hands msgspec's
-(``kabes.server.protocol.MSGSPEC``: a shared part is encoded once and spliced into each
+(``kabes.server.common.protocol.MSGSPEC``: a shared part is encoded once and spliced into each
 message as it is); a pure caller, where no compiled wheel is at hand (a browser), hands
 :data:`JSON`, the standard library's ``json``. Both write the same JSON values, fields in
 order, with no spaces and non-ASCII text as UTF-8.

@@ -1,6 +1,6 @@
 """A table's log entries: what a table is made of (``kabes.table.state`` applies them).
 
-The store keeps these entries (``kabes.server.tablelog``) and the table applies them; both
+The store keeps these entries (``kabes.server.store.tablelog``) and the table applies them; both
 import this module and nothing of each other.
 """
 

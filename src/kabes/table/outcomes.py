@@ -37,7 +37,7 @@ def effects_of(
     if state.status != before or entry.kind == "created":
         effects.append(TableStatus(state.code, str(state.status)))
     if state.tournament is None and before == Status.WAITING:
-        # Seats held at tables waiting to start (kabes.server.seat_holds) end with the entry
+        # Seats held at tables waiting to start (kabes.server.table.seat_holds) end with the entry
         # that ends them, in its transaction: a seat given up, or every seat of a table that
         # started or closed.
         if state.status != Status.WAITING:

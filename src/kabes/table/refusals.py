@@ -36,7 +36,7 @@ class ErrorCode(StrEnum):
     NO_HINTS = "no_hints"
     SLOW_DOWN = "slow_down"
     TOO_MANY_TABLES = "too_many_tables"
-    """A player holds the most seats at tables waiting to start (kabes.server.seat_holds)."""
+    """A player holds the most seats at tables waiting to start (kabes.server.table.seat_holds)."""
     UNAVAILABLE = "unavailable"
     """An addition: the store (or the table's owner) could not keep or answer; try again."""
     BAD_STEP = "bad_step"

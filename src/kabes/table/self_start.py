@@ -3,7 +3,7 @@
 
 - A public table starts the moment its last seat is taken and every person seated has a
   socket open there (PROTOCOL.md, "Safe for strangers": public tables start with their people
-  present; a seat whose person does not come is freed, kabes.server.seat_wait). Its entry is
+  present; a seat whose person does not come is freed, kabes.server.table.seat_wait). Its entry is
   marked ``auto``, so nobody is put on the away clock by the start itself.
 - A tournament's table (PROTOCOL.md, "Tournaments") starts as soon as every seat is taken
   and all its people are connected, or at its ``start_by`` time (its round's start plus

@@ -93,7 +93,7 @@ class Seat:
     """The seq at which this person sat down (arrival order, for handing on the host)."""
     sat_at: float = 0.0
     """When this person sat down (the entry's time): a public table's seat-wait counts from
-    it (kabes.server.seat_wait)."""
+    it (kabes.server.table.seat_wait)."""
     left: bool = False
     away_since: float | None = None
     """When this person last lost every socket (None while connected; computers: None)."""

@@ -1,0 +1,324 @@
+"""One process's link to the others through Redis: table leases, who is alive, and messages.
+
+Contract (docs/scaling.md):
+
+- **Leases.** ``{prefix}lease:{code}`` holds the id of the process that owns table ``code``,
+  with a time to live of ``lease`` seconds. :meth:`Cluster.take` sets it only if nobody holds
+  it; :meth:`Cluster.renew` extends every lease this process still holds (and takes back one
+  that expired while nobody else took it), returning those another process holds now;
+  :meth:`Cluster.release` deletes a lease only if it is still this process's. A lease says
+  who should own a table; it is the store's epoch that makes a split impossible.
+- **Alive.** ``{prefix}proc:{id}`` holds a process's advertised address, with the same time to
+  live, renewed with the leases: a process whose key is gone is dead to the others.
+- **Messages.** Each process listens on its own pub/sub channel ``{prefix}to:{id}``. Frames
+  posted to a process in one turn of the event loop leave together, in order, as one
+  MessagePack list in one ``PUBLISH`` (many in one pipelined round trip); :attr:`deliver` is
+  called with each frame received, in order. Pub/sub keeps nothing for a process that is not
+  listening: whenever this process's subscription breaks, or a publish fails,
+  :attr:`on_reset` is called so that whatever was relayed through Redis is started afresh
+  (the relayed sockets are closed, their clients reconnect and get their exact state).
+
+Every Redis error surfaces as ``redis.exceptions.RedisError`` (no silent retries): the caller
+answers ``unavailable`` rather than wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
+
+from kabes.server.common.config import LEASE_SECONDS, PREFIX
+from kabes.server.common.limits import Counter, RedisCounter
+
+if TYPE_CHECKING:
+    from kabes.server.hub.holding import Holding, Tables
+
+log = logging.getLogger("kabes.cluster")
+
+REDIS_TIMEOUT = 2.0
+"""Seconds a Redis command may take before it counts as failed."""
+CHUNK = 500
+"""Keys per command when many leases are read or renewed at once."""
+
+Frame = list[Any]
+"""One message between processes: its kind first (see kabes.server.hub.relay)."""
+
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  local holder = redis.call('GET', key)
+  if holder == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+  elseif not holder then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+  else
+    lost[#lost + 1] = i
+  end
+end
+return lost
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+def process_id() -> str:
+    """A new process id: random, so a process started again is never taken for the one
+    that ran before it."""
+    return secrets.token_hex(6)
+
+
+class Cluster:
+    """This process's leases, liveness and messages in Redis; :meth:`start` before use."""
+
+    def __init__(
+        self,
+        url: str,
+        advertise: str,
+        prefix: str = PREFIX,
+        lease: float = LEASE_SECONDS,
+        me: str | None = None,
+    ) -> None:
+        self.url = url
+        self.me = me or process_id()
+        """This process's id (its leases hold it)."""
+        self.advertise = advertise
+        """The address this process is known by (operators, logs, /healthz)."""
+        self.prefix = prefix
+        self.lease = lease
+        self.lease_ms = max(1, round(lease * 1000))
+        self.redis: Redis = Redis.from_url(
+            url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT,
+            retry=Retry(NoBackoff(), 0),
+        )
+        self._listener: Redis = Redis.from_url(
+            url, socket_timeout=None, socket_connect_timeout=REDIS_TIMEOUT,
+            retry=Retry(NoBackoff(), 0),
+        )
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+        self.deliver: Callable[[Frame], None] = lambda frame: None
+        """Called with each frame received, in order (set by the relay)."""
+        self.on_reset: Callable[[], None] = lambda: None
+        """Called when messages may have been lost (set by the relay)."""
+        self.listening = False
+        """The subscription is up: frames sent to this process reach it."""
+        self._outbox: dict[str, list[Frame]] = {}
+        self._flusher: asyncio.Task[None] | None = None
+        self._listen_task: asyncio.Task[None] | None = None
+        self._subscribed: asyncio.Event = asyncio.Event()
+        self._closing = False
+
+    # As kabes.server.processes asks of either side ---------------------------------------
+
+    @property
+    def patience(self) -> float:
+        """Seconds a request or a hello waits for a table's owner: three leases, so that a
+        dead owner's lease expires and another process adopts its table meanwhile."""
+        return 3 * self.lease
+
+    def counter(self) -> Counter:
+        """Counted in Redis: every process's requests count against one limit."""
+        return RedisCounter(self.redis, self.prefix)
+
+    def described(self) -> dict[str, Any]:
+        """This process's id and address, for the "ready" log line."""
+        return {"process": self.me, "advertise": self.advertise}
+
+    def health(self) -> dict[str, Any]:
+        """This process's id, address, and whether its subscription is up."""
+        return {**self.described(), "redis": self.listening}
+
+    def shown(self) -> str:
+        """What ``kabes serve`` prints after the store."""
+        return f"; one of many through Redis, as process {self.me}"
+
+    def hold(self, tables: Tables) -> Holding:
+        """Tables held under leases here (kabes.server.hub.leases)."""
+        # Imported here: the leases relay through this module (kabes.server.hub.relay), so
+        # this module cannot import them before it is defined itself.
+        from kabes.server.hub.leases import Leases
+
+        return Leases(self, tables)
+
+    # Keys ------------------------------------------------------------------------------
+
+    def lease_key(self, code: str) -> str:
+        """The key of table ``code``'s lease."""
+        return f"{self.prefix}lease:{code}"
+
+    def proc_key(self, process: str) -> str:
+        """The key that says ``process`` is alive."""
+        return f"{self.prefix}proc:{process}"
+
+    def channel(self, process: str) -> str:
+        """The channel ``process`` listens on."""
+        return f"{self.prefix}to:{process}"
+
+    # Life ------------------------------------------------------------------------------
+
+    async def start(self, wait: float = REDIS_TIMEOUT) -> None:
+        """Say this process is alive and start listening; waits up to ``wait`` seconds for
+        the subscription (it keeps trying in the background if Redis is not there yet)."""
+        with contextlib.suppress(RedisError, OSError):
+            await self.beat()
+        self._listen_task = asyncio.get_running_loop().create_task(
+            self._listen(), name="cluster listener")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._subscribed.wait(), wait)
+
+    async def close(self) -> None:
+        """Stop listening, say this process is gone, release the connections."""
+        self._closing = True
+        if self._flusher is not None and not self._flusher.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._flusher), REDIS_TIMEOUT)
+        for task in (self._listen_task, self._flusher):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.delete(self.proc_key(self.me))
+        await self.redis.aclose()
+        await self._listener.aclose()
+
+    async def beat(self) -> None:
+        """Say this process is alive for another lease."""
+        await self.redis.set(self.proc_key(self.me), self.advertise, px=self.lease_ms)
+
+    async def alive(self, processes: Iterable[str]) -> set[str]:
+        """Which of ``processes`` are alive."""
+        wanted = sorted(set(processes))
+        if not wanted:
+            return set()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for process in wanted:
+                pipe.exists(self.proc_key(process))
+            found = await pipe.execute()
+        return {p for p, n in zip(wanted, found, strict=True) if n}
+
+    async def processes(self) -> dict[str, str]:
+        """Every process alive: id to advertised address."""
+        out: dict[str, str] = {}
+        start = len(self.proc_key(""))
+        async for key in self.redis.scan_iter(match=self.proc_key("*"), count=CHUNK):
+            value = await self.redis.get(key)
+            if value is not None:
+                out[_text(key)[start:]] = _text(value)
+        return out
+
+    # Leases ----------------------------------------------------------------------------
+
+    async def owner(self, code: str) -> str | None:
+        """Who holds table ``code``'s lease, if anyone."""
+        value = await self.redis.get(self.lease_key(code))
+        return None if value is None else _text(value)
+
+    async def owners(self, codes: list[str]) -> list[str | None]:
+        """Who holds each lease of ``codes``, in order."""
+        out: list[str | None] = []
+        for start in range(0, len(codes), CHUNK):
+            part = codes[start:start + CHUNK]
+            values = await self.redis.mget([self.lease_key(c) for c in part])
+            out += [None if v is None else _text(v) for v in values]
+        return out
+
+    async def take(self, code: str) -> bool:
+        """Take table ``code``'s lease if nobody holds it; whether this process holds it."""
+        if await self.redis.set(self.lease_key(code), self.me, nx=True, px=self.lease_ms):
+            return True
+        return await self.owner(code) == self.me
+
+    async def renew(self, codes: list[str]) -> list[str]:
+        """Say this process is alive and extend its leases on ``codes`` (taking back one
+        nobody holds); the codes whose lease another process holds now."""
+        await self.beat()
+        lost: list[str] = []
+        for start in range(0, len(codes), CHUNK):
+            part = codes[start:start + CHUNK]
+            found = await self._renew(
+                keys=[self.lease_key(c) for c in part], args=[self.me, self.lease_ms])
+            lost += [part[int(i) - 1] for i in found]
+        return lost
+
+    async def release(self, code: str) -> None:
+        """Give up table ``code``'s lease, if this process still holds it."""
+        await self._release(keys=[self.lease_key(code)], args=[self.me])
+
+    # Messages --------------------------------------------------------------------------
+
+    def post(self, process: str, frame: Frame) -> None:
+        """Send ``frame`` to ``process`` (with whatever else is posted to it this turn)."""
+        if process == self.me:
+            asyncio.get_running_loop().call_soon(self.deliver, frame)
+            return
+        self._outbox.setdefault(process, []).append(frame)
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        while self._outbox:
+            batch, self._outbox = self._outbox, {}
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for process, frames in batch.items():
+                        pipe.publish(self.channel(process), msgspec.msgpack.encode(frames))
+                    await pipe.execute()
+            except (RedisError, OSError) as err:
+                log.warning("could not send to %s (%r): relayed sockets start afresh",
+                            ", ".join(batch), err)
+                self.on_reset()
+
+    async def _listen(self) -> None:
+        """Listen on this process's channel for as long as it runs, subscribing again
+        whenever the subscription breaks."""
+        while not self._closing:
+            pubsub = self._listener.pubsub()
+            try:
+                await pubsub.subscribe(self.channel(self.me))
+                self.listening = True
+                self._subscribed.set()
+                while True:
+                    message = await pubsub.get_message(
+                        ignore_subscribe_messages=True, timeout=1.0)
+                    if message is None or message["type"] != "message":
+                        continue
+                    for frame in msgspec.msgpack.decode(message["data"]):
+                        try:
+                            self.deliver(frame)
+                        except Exception:
+                            log.exception("a relayed frame failed: %r", frame[:2])
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                if self.listening:
+                    log.warning("lost the Redis subscription (%r); relayed sockets start "
+                                "afresh", err)
+                    self.listening = False
+                    self.on_reset()
+                await asyncio.sleep(0.25)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+def _text(value: bytes | str) -> str:
+    """A Redis reply as text."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
+__all__ = ["LEASE_SECONDS", "PREFIX", "Cluster", "Frame", "RedisError", "process_id"]

@@ -1,0 +1,154 @@
+"""The store's tables (SQLAlchemy Core). Alembic's migrations under ``migrations/`` create
+exactly these; a change here needs a new migration."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("epoch", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("owner", sa.String(128), nullable=True),
+)
+
+table_events = sa.Table(
+    "table_events",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("action", sa.String(64), nullable=True),
+    sa.Column("epoch", sa.Integer, nullable=False, server_default="0"),
+)
+
+matches = sa.Table(
+    "matches",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("variant", sa.String(32), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=True),
+    sa.Column("finished", sa.Boolean, nullable=False),
+    sa.Column("record", sa.Text, nullable=True),
+)
+
+match_players = sa.Table(
+    "match_players",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("player", sa.Integer, nullable=False, index=True),
+    sa.Column("won", sa.Boolean, nullable=False),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("player", sa.Integer, primary_key=True),
+    sa.Column("variant", sa.String(32), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("hands", sa.Integer, nullable=False),
+    sa.Column("hands_won", sa.Integer, nullable=False),
+    sa.Column("matches", sa.Integer, nullable=False),
+    sa.Column("matches_won", sa.Integer, nullable=False),
+)
+
+servers = sa.Table(
+    "servers",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("heartbeat_at", sa.Float, nullable=False),
+)
+
+lesson_progress = sa.Table(
+    "lesson_progress",
+    metadata,
+    sa.Column("player", sa.Integer, primary_key=True),
+    sa.Column("lesson", sa.String(64), primary_key=True),
+    sa.Column("finished_at", sa.Float, nullable=False),
+)
+
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("host", sa.Integer, nullable=False),
+    sa.Column("public", sa.Boolean, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+"""One row a tournament, for finding the public ones; what it is lives in its events."""
+
+tournament_events = sa.Table(
+    "tournament_events",
+    metadata,
+    sa.Column("tournament", sa.String(16), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+"""Each tournament's append-only log; (tournament, seq) unique, so of two processes writing
+the same next entry one is refused and reads again."""
+
+tournament_rounds = sa.Table(
+    "tournament_rounds",
+    metadata,
+    sa.Column("tournament", sa.String(16), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("paired_at", sa.Float, nullable=False),
+)
+"""One row per round paired, written with its ``paired`` entry: a round is paired once."""
+
+link_codes = sa.Table(
+    "link_codes",
+    metadata,
+    sa.Column("code_hash", sa.String(64), primary_key=True),
+    sa.Column("player", sa.Integer, nullable=False, unique=True),
+    sa.Column("expires_at", sa.Float, nullable=False, index=True),
+)
+"""Codes that link another device to a player (``POST /api/me/link``): one live code per
+player, kept as a hash, deleted when used."""
+
+player_tokens = sa.Table(
+    "player_tokens",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("player", sa.Integer, nullable=False, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+"""A player's further tokens, one per linked device (the first is ``players.token_hash``)."""
+
+waiting_seats = sa.Table(
+    "waiting_seats",
+    metadata,
+    sa.Column("player", sa.Integer, primary_key=True),
+    sa.Column("code", sa.String(16), primary_key=True, index=True),
+    sa.Column("held_at", sa.Float, nullable=False),
+)
+"""The seats each player holds at tables waiting to start (a tournament's tables aside): one
+row a (player, table), taken before the seat's entry is written and dropped in the same
+transaction as the entry that frees it (kabes.server.table.seat_holds)."""
