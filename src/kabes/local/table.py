@@ -42,7 +42,7 @@ from kabes.local.computer import PHONE, Budgets
 from kabes.local.phrases import PhraseGate
 from kabes.records import to_record
 from kabes.table import JSON, actions, outbox, presence
-from kabes.table.creation import TableRequest, created
+from kabes.table.creation import NewTable, created
 from kabes.table.entries import Entry
 from kabes.table.messages import Ack, Hint, Review, Said
 from kabes.table.presence import Presence
@@ -128,7 +128,7 @@ class LocalTable:
     # Opening and rebuilding ----------------------------------------------------------------
 
     @classmethod
-    def opened(cls, code: str, request: TableRequest, player: int, name: str,
+    def opened(cls, code: str, request: NewTable, player: int, name: str,
                **given: Any) -> LocalTable:
         """A new table with ``player`` (``name``) at seat 0, as ``request`` asks (checked as
         ``POST /api/tables`` checks it: Refused with its code)."""
@@ -376,11 +376,7 @@ class LocalTable:
         """If a computer seat is to move, have it move ``computer_delay`` from now (once a
         turn), as the server's ComputerSeats.wake does."""
         state = self.state
-        turn = state.turn
-        if turn is None or self._thinking == state.turn_id:
-            return
-        sitter = state.seats[turn]
-        if sitter is None or sitter.person:
+        if not state.computer_to_think(self._thinking):
             return
         self._thinking = state.turn_id
         self._think_at = self.clock() + self.budgets.computer_delay

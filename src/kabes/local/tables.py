@@ -33,13 +33,13 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Final
 
 from kabes.local import lessons
 from kabes.local.computer import PHONE, Budgets
 from kabes.local.table import LocalTable
 from kabes.table import outbox
+from kabes.table.creation import NewTable
 from kabes.table.encoding import JSON
 from kabes.table.refusals import ErrorCode, Refused
 
@@ -52,18 +52,6 @@ PREFIX: Final = "L"
 ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
 """The server's code alphabet (kabes.server.hub.hub), for the rest of a local code."""
 LENGTH: Final = 7
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """A new table's request, as ``POST /api/tables`` reads it (kabes.table.creation)."""
-
-    variant: str
-    players: int | None = None
-    options: dict[str, Any] | None = None
-    computers: dict[str, str] | None = None
-    public: bool = False
-    watch: bool | None = None
 
 
 def is_local(code: str) -> bool:
@@ -137,7 +125,7 @@ class Tables:
         ``player`` (``name``) at seat 0 and a computer in every other seat."""
         if not isinstance(asked, dict) or not isinstance(asked.get("variant"), str):
             raise Refused(ErrorCode.BAD_VARIANT, "say which variant")
-        request = Request(asked["variant"], asked.get("players"), asked.get("options"),
+        request = NewTable(asked["variant"], asked.get("players"), asked.get("options"),
                           asked.get("computers"))
         code = self._new_code()
         table = LocalTable.opened(code, request, player, name, **self._given())

@@ -1,7 +1,7 @@
 """A new table's first log entry, from the host's request, checked against the rules.
 
 Pure: whoever opens a table (the server's ``POST /api/tables``, decoded by msgspec; the local
-table on a phone, kabes.local) hands the request's values as a :class:`TableRequest`; what
+table on a phone, kabes.local) hands the request as a :class:`NewTable`; what
 they mean (a variant that exists, options the engine takes, levels at seats that exist) is
 checked here, each refusal with the protocol's code, so that a table opened on a phone is
 opened exactly as the server opens one.
@@ -9,7 +9,8 @@ opened exactly as the server opens one.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
 from kabes.ai import LEVELS
 from kabes.errors import KabesError
@@ -18,24 +19,25 @@ from kabes.rules import VARIANTS
 from kabes.table.refusals import ErrorCode, Refused
 
 
-class TableRequest(Protocol):
-    """What a host asks for (PROTOCOL.md, ``POST /api/tables``)."""
+@dataclass(slots=True)
+class NewTable:
+    """What a host asks for (PROTOCOL.md, ``POST /api/tables``): ``players`` and ``options``
+    as in game records (defaults if left out); ``computers`` maps seats (as strings, never
+    "0") to levels. The server decodes a request's body into it with msgspec
+    (kabes.server.common.protocol), a phone's local table builds it from the page's JSON
+    (kabes.local): one declaration of the request's shape."""
 
-    @property
-    def variant(self) -> str: ...
-    @property
-    def players(self) -> int | None: ...
-    @property
-    def options(self) -> dict[str, Any] | None: ...
-    @property
-    def computers(self) -> dict[str, str] | None: ...
-    @property
-    def public(self) -> bool: ...
-    @property
-    def watch(self) -> bool | None: ...
+    variant: str
+    players: int | None = None
+    options: dict[str, Any] | None = None
+    computers: dict[str, str] | None = None
+    public: bool = False
+    """Listed in the lobby, where anyone may take a free seat (PROTOCOL.md, public tables)."""
+    watch: bool | None = None
+    """Whether anyone holding the code may watch; None: as ``public``."""
 
 
-def created(body: TableRequest, player: int, name: str) -> dict[str, Any]:
+def created(body: NewTable, player: int, name: str) -> dict[str, Any]:
     """The data of the ``created`` entry of a table opened by ``player`` (``name``) as
     ``body`` asks; Refused with the protocol's code for a bad variant, seat count, option
     or level."""

@@ -339,6 +339,16 @@ class TableState:
             return None
         return self.match.turn
 
+    def computer_to_think(self, thinking: int) -> bool:
+        """Whether the seat to move is a computer's that was not set thinking this turn yet
+        (``thinking``: the ``turn_id`` it was last set thinking at). The server's computer
+        seats and a phone's local table ask it alike, once a change."""
+        turn = self.turn
+        if turn is None or thinking == self.turn_id:
+            return False
+        sitter = self.seats[turn]
+        return sitter is not None and not sitter.person
+
     @property
     def people_only(self) -> bool:
         """Whether every seat is (or will be) a person's: only such tables are rated."""

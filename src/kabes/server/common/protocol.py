@@ -19,6 +19,7 @@ from typing import Annotated, Any, Final, TypeVar
 
 import msgspec
 
+from kabes.table.creation import NewTable
 from kabes.table.messages import (
     Ack,
     Clock,
@@ -206,20 +207,6 @@ class NewGuest(msgspec.Struct):
     """``POST /api/guests``."""
 
     name: str
-
-
-class NewTable(msgspec.Struct):
-    """``POST /api/tables``: ``players`` and ``options`` as in game records (defaults if
-    left out); ``computers`` maps seats (as strings, never "0") to levels."""
-
-    variant: str
-    players: int | None = None
-    options: dict[str, Any] | None = None
-    computers: dict[str, str] | None = None
-    public: bool = False
-    """Listed in the lobby, where anyone may take a free seat (PROTOCOL.md, public tables)."""
-    watch: bool | None = None
-    """Whether anyone holding the code may watch; None: as ``public``."""
 
 
 class QuickSeat(msgspec.Struct):

@@ -124,11 +124,7 @@ class ComputerSeats:
     def wake(self, state: TableState) -> None:
         """If a computer seat is to move, have it think after ``computer_delay`` (once per
         turn); its move comes back as a :class:`Thought`."""
-        turn = state.turn
-        if turn is None or self._thinking == state.turn_id:
-            return
-        sitter = state.seats[turn]
-        if sitter is None or sitter.person:
+        if not state.computer_to_think(self._thinking):
             return
         self._thinking = state.turn_id
         self._think_from = self.clock.now()
