@@ -25,8 +25,9 @@ from harness import Server, Socket, running, sqlite_url
 
 from kabes.local.computer import Budgets
 from kabes.local.table import TIMING, LocalTable
-from kabes.local.tables import Request, Tables
+from kabes.local.tables import Tables
 from kabes.server.common.config import TABLE, Settings
+from kabes.table.creation import NewTable
 from kabes.table.state import TableState
 
 FAST = Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.02, review_budget=0.02)
@@ -141,7 +142,7 @@ def at_local(spec: dict[str, Any], player: int, entries: list[Any],
     def thinker(state: TableState, seat: int, level: str) -> str:
         return moves[seat].popleft()
 
-    request = Request(spec["variant"], spec.get("players"), spec.get("options"),
+    request = NewTable(spec["variant"], spec.get("players"), spec.get("options"),
                       spec.get("computers"))
     table = LocalTable.opened("LOCAL", request, player, "Roselène", clock=lambda: 1000.0,
                               budgets=Budgets(computer_delay=0.0, worlds=2),
