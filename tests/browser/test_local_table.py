@@ -1,15 +1,21 @@
-"""A table on the phone (issue 26: "Play with no network"): with no network, the table page
-plays a local table, its messages made by the offline worker's Python (web/local.js,
-localsocket.js, offline/worker.js), the pack kept by the service worker from a real
-``kabes serve``; and a lesson is answered by the same worker.
+"""A table on the phone (issue 26: "Play with no network", its Chromium test): with no
+network, the table page plays a whole match against the expert on a local table, its
+messages made by the offline worker's Python (web/local.js, localsocket.js,
+offline/worker.js), the pack kept by the service worker from a real ``kabes serve``; the
+match survives a reload, its record downloads from home and ``kabes replay`` reads it; and
+a lesson is answered by the same worker.
 
 Skipped where the server has no pack (npm was missing at setup); under CI that is a failure.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +27,9 @@ from kabes.lessons.library import path
 from kabes.lessons.position import position, try_move
 from kabes.server.http.offline_pack import PACK, read_manifest, stale
 
+HANDS = 2
+"""The shortest match the home form sets with the expert seated: 3 players, few hands (the
+form offers 1 and up; 2 so that a next hand is dealt too)."""
 UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 KEPT = """async (code) => {
@@ -28,6 +37,11 @@ KEPT = """async (code) => {
   return game && {status: game.status, kinds: game.entries.map((e) => e.kind),
                   seats: game.seats.length, code: game.code};
 }"""
+RESULT = """() => ({
+  scores: [...document.querySelectorAll(".results .total-list strong")]
+    .map((e) => Number(e.textContent)),
+  winner: document.querySelector(".results .match-banner .match-winner")?.textContent ?? null,
+})"""
 SHOWN = """() => ({
   hand: [...document.querySelectorAll("[data-tile]")].map((e) => e.getAttribute("data-tile")),
   line: document.querySelector(".board svg.line")?.getAttribute("aria-label") ?? null,
@@ -45,13 +59,16 @@ def pack() -> None:
                                  "(.venv/bin/python -m kabes.server.http.offline_pack)")
 
 
-def test_with_no_network_home_opens_a_table_on_the_phone_that_plays_and_survives_a_reload(
+def test_with_no_network_a_whole_match_against_the_expert_plays_on_the_phone_and_replays(
     server: str, new_page: Any, js_errors: list[str], pack: None
 ) -> None:
-    """The pack downloaded from home, then no network: "Play against the computer" opens a
-    table on the phone, played by tapping with a hint; the page reloaded mid-hand shows the
-    same hand and line and goes on; the hand's end and the review; the game kept with its
-    entries; a lesson's step and a wrong try's words; no request past the service worker."""
+    """Issue 26's sentence: the pack downloaded from home, then no network: home's form sets
+    the shortest match the expert plays (Haitian, 3 players, 2 hands), on a table on the phone
+    played to the match's end by tapping, with a hint and the next hand dealt; the page
+    reloaded mid-hand shows the same hand and line and goes on; the review; the game kept with
+    its entries; on home's "My games on this phone" its record downloads and `kabes replay`
+    gives the result the table showed; a lesson's step and a wrong try's words; and no request
+    past the service worker."""
     page = new_page()
     register(page, server, "Roselène")
     page.wait_for_selector("[data-action=play-computer]")
@@ -71,18 +88,27 @@ def test_with_no_network_home_opens_a_table_on_the_phone_that_plays_and_survives
     page.reload()
     page.wait_for_selector("[data-offline-note]:not([hidden])")
     page.select_option("#variant", "haitian")
-    page.locator("label.seg", has_text="2").click()
-    page.select_option("#level-1", "casual")
+    page.locator("label.seg", has_text="3").click()
+    page.select_option("#opt-hands", str(HANDS))
+    assert not page.is_checked("#opt-open_ended")
+    page.select_option("#level-1", "expert")
+    page.select_option("#level-2", "expert")
     page.click("[data-action=play-computer]")
     page.wait_for_url("**/t/L*")
     code = page.url.rsplit("/", 1)[1]
     page.wait_for_selector("[data-tile]", timeout=60000)
     assert page.locator("[data-tile]").count() == 7
 
-    played, reloaded, hinted = 0, False, False
-    deadline = time.monotonic() + 90
-    while page.locator(".results").count() == 0:
-        assert time.monotonic() < deadline, "the hand did not end"
+    played, reloaded, hinted, dealt = 0, False, False, 1
+    deadline = time.monotonic() + 150
+    while page.locator(".results.match-over").count() == 0:
+        assert time.monotonic() < deadline, "the match did not end"
+        if page.locator(".results [data-action=next-hand]").count():
+            shot(page, "local-table-hand-end")
+            page.click(".results [data-action=next-hand]")
+            page.wait_for_selector(".results", state="detached")
+            dealt += 1
+            continue
         if not my_turn(page):
             page.wait_for_timeout(100)
             continue
@@ -101,16 +127,35 @@ def test_with_no_network_home_opens_a_table_on_the_phone_that_plays_and_survives
         count = page.locator("[data-tile]").count()
         wait_played(page, count, tap_play(page))
         played += 1
-    assert reloaded and played > 2
-    assert page.locator(".results .ending").inner_text() in {"TONBE", "2 KABÈS", "BLÒK"}
-    shot(page, "local-table-hand-end")
+    assert reloaded and played > 2 and dealt == HANDS
+    shown = page.evaluate(RESULT)
+    assert len(shown["scores"]) == 3
+    shot(page, "local-table-match-end")
     page.click(".results [data-action=review]")
     page.wait_for_selector("dialog.review[open] :is(.review-board, .review-empty)")
     page.click("[data-action=close-review]")
     kept = page.evaluate(KEPT, code)
-    assert kept["code"] == code and kept["status"] == "between_hands" and kept["seats"] == 2
+    assert kept["code"] == code and kept["status"] == "over" and kept["seats"] == 3
     assert kept["kinds"][:2] == ["created", "started"] and "resumed" in kept["kinds"]
     assert kept["kinds"].count("move") >= played
+
+    page.click(".results [data-action=home]")
+    row = page.locator(f".my-games li[data-code={code}]")
+    with page.expect_download() as download:
+        row.locator("[data-action=download-record]").click()
+    assert download.value.suggested_filename == f"kabes-{code}.json"
+    record = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert " \N{EN DASH} ".join(map(str, shown["scores"])) in row.inner_text()
+    kabes = Path(sys.executable).parent / "kabes"
+    replayed = subprocess.run([str(kabes), "replay", download.value.path(), "--json"],
+                              capture_output=True, text=True, timeout=60, check=False)
+    assert replayed.returncode == 0, replayed.stderr  # 3 if the record's results disagree
+    result = json.loads(replayed.stdout)["result"]
+    assert len(record["hands"]) == HANDS and result["finished"]
+    assert result["scores"] == shown["scores"]
+    mine = shown["winner"] == "You won the match!"
+    assert mine or shown["winner"].endswith(" won the match"), shown
+    assert (0 in result["winners"]) == mine, (result, shown)
 
     lesson = path("haitian")[0]
     page.goto(f"{server}/learn/{lesson.id}")
