@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -572,6 +573,10 @@ async def test_hands_at_a_table_of_people_move_ratings_and_count_hands_and_match
     assert page["player"] == table.players[winner]
     assert page["name"] == NAMES[winner]
     assert page["ratings"] == {"haitian": won["rating"]}
+    ((at, rating),) = page["history"]["haitian"]  # [[time_ms, rating]], one rated hand
+    assert list(page["history"]) == ["haitian"]
+    assert isinstance(at, int) and abs(at - time.time() * 1000) < 600_000, "time in ms"
+    assert rating == won["rating"], "each point is the rating after the hand, as in rankings"
     assert [(m["code"], m["variant"], m["finished"], m["won"]) for m in page["matches"]] == [
         (table.code, "haitian", True, True)]
     other = (await server.http.get(f"/api/players/{table.players[loser]}",
@@ -636,6 +641,7 @@ async def test_hands_at_a_table_with_a_computer_seat_never_count(server: Server)
     assert (await server.http.get("/api/rankings/haitian")).json()["rows"] == []
     page = (await server.http.get(f"/api/players/{player}")).json()
     assert page["ratings"] == {}
+    assert page["history"] == {}
 
 
 async def test_rankings_of_an_unknown_variant_and_an_unknown_player_are_refused(

@@ -306,9 +306,10 @@ def _api(app: FastAPI, services: Services) -> None:
 
     @app.get("/api/players/{player:id}", tags=["rankings"])
     async def player_page(player: int, request: Request) -> dict[str, Any]:
-        """A player's ratings and matches, newest first: a private table's code only on the
-        player's own page (their token), never to others (PROTOCOL.md, "Safe for
-        strangers"). A token that is not the player's, or unknown, reads the public page."""
+        """A player's ratings, their history and matches, newest first: a private table's
+        code only on the player's own page (their token), never to others (PROTOCOL.md,
+        "Safe for strangers"). A token that is not the player's, or unknown, reads the public
+        page."""
         caller = await callers.if_known(request)
         found = await store.player(player, own=caller is not None and caller.player == player)
         if found is None:

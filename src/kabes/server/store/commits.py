@@ -20,6 +20,7 @@ import msgspec
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
+from kabes.server.store import history
 from kabes.server.store.schema import match_players, matches, servers, tables, waiting_seats
 from kabes.table.effects import (
     Effect,
@@ -82,6 +83,7 @@ class _Statements:
         self.insert_rating = (
             "INSERT INTO ratings (player, variant, mu, sigma, hands, hands_won, matches, "
             f"matches_won) VALUES ({', '.join(mark(n) for n in range(1, 9))})")
+        self.history = history.Statements(mark)
         self._epochs: dict[int, str] = {}
         self._ratings: dict[int, str] = {}
 
@@ -128,6 +130,9 @@ class _Commit:
         self.known: dict[tuple[str, int], tuple[float, float]] = {}
         self.rated: list[tuple[float, float, int, int, str]] = []
         """The hands' rating updates, run together at the end of the commit, in order."""
+        self.points: list[tuple[int, str, float, int, float]] = []
+        """The hands' rating history points (kabes.server.store.history), in order."""
+        self.now = time.time()
 
     def close(self) -> None:
         self.cursor.close()
@@ -186,7 +191,7 @@ def _write(work: _Commit, batch: list[Pending], server: str) -> dict[int, int]:
                      entry.seat, entry.action, entry.epoch))
     if rows:
         cursor.executemany(sql.insert_events, rows)
-    now = time.time()
+    now = work.now
     statuses: list[tuple[str, float, str]] = []
     born: dict[str, dict[str, object]] = {}
     """The tables with no row yet (being created: a round's 500 at once), their row as this
@@ -206,6 +211,7 @@ def _write(work: _Commit, batch: list[Pending], server: str) -> dict[int, int]:
                 _carry_out(work, effect, now)
     if work.rated:  # every hand's ratings, in the order of the hands
         cursor.executemany(sql.rate_hand, work.rated)
+        history.keep(cursor, sql.history, work.points)
     if born:
         conn.execute(tables.insert(), list(born.values()))
     if statuses:  # tables whose row exists: one statement for all of them
@@ -303,6 +309,8 @@ def _rate_hand(work: _Commit, effect: HandRated) -> None:
             work.rated.append((rating.mu, rating.sigma, int(player in effect.won), player,
                                variant))
             work.known[variant, player] = (float(rating.mu), float(rating.sigma))
+            work.points.append((player, variant, work.now, history.day_of(work.now),
+                                history.rating(rating.mu, rating.sigma)))
 
 
 def _beat(conn: sa.Connection, now: float, server: str) -> None:

@@ -75,6 +75,20 @@ ratings = sa.Table(
     sa.Column("matches_won", sa.Integer, nullable=False),
 )
 
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player", sa.Integer, nullable=False),
+    sa.Column("variant", sa.String(32), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("day", sa.Integer, nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Index("ix_rating_history_player_variant_id", "player", "variant", "id"),
+)
+"""A player's rating in a variant after each rated hand, thinned as it is written
+(kabes.server.store.history): ``day`` is the UTC day of ``at`` (seconds)."""
+
 servers = sa.Table(
     "servers",
     metadata,

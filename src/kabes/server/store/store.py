@@ -33,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from kabes.server.common.metrics import Metrics
 from kabes.server.store.commits import Pending, write
+from kabes.server.store.history import history_of, rating
 from kabes.server.store.schema import (
     lesson_progress,
     link_codes,
@@ -310,9 +311,9 @@ class Store:
         return None if row is None else (int(row[0]), str(row[1]))
 
     async def player(self, player: int, own: bool = False) -> dict[str, Any] | None:
-        """A player's name, ratings by variant and matches, newest first (PROTOCOL.md). A
-        private table's code is shown only on the player's ``own`` page: to anyone else it is
-        null (every table is private until public tables come)."""
+        """A player's name, ratings by variant and their history, and matches, newest first
+        (PROTOCOL.md). A private table's code is shown only on the player's ``own`` page: to
+        anyone else it is null (every table is private until public tables come)."""
         async with self.engine.connect() as conn:
             row = (await conn.execute(
                 sa.select(players.c.name).where(players.c.id == player)
@@ -331,10 +332,12 @@ class Store:
                 .order_by(matches.c.started_at.desc())
                 .limit(200)
             )).all()
+            history = await history_of(conn, player)
         return {
             "player": player,
             "name": row[0],
-            "ratings": {v: _rating(mu, sigma) for v, mu, sigma in rated},
+            "ratings": {v: rating(mu, sigma) for v, mu, sigma in rated},
+            "history": history,
             "matches": [
                 {"code": c if own else None, "variant": v, "finished": bool(f), "won": bool(w),
                  "started": s}
@@ -360,7 +363,7 @@ class Store:
                 .limit(limit)
             )).all()
         return [
-            {"player": p, "name": n, "rating": _rating(mu, sigma), "mu": round(mu, 3),
+            {"player": p, "name": n, "rating": rating(mu, sigma), "mu": round(mu, 3),
              "sigma": round(sigma, 3), "hands": h, "hands_won": hw, "matches": m,
              "matches_won": mw}
             for p, n, mu, sigma, h, hw, m, mw in rows
@@ -514,11 +517,6 @@ class Store:
         if row is None or row[0] is None:
             return None
         return dict(json.loads(row[0]))
-
-
-def _rating(mu: float, sigma: float) -> float:
-    """The number shown in rankings: openskill's ordinal (mu - 3 sigma), 2 decimals."""
-    return round(mu - 3 * sigma, 2)
 
 
 def _settle(batch: list[Pending], refused: dict[int, int]) -> None:
