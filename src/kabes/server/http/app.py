@@ -49,7 +49,7 @@ from kabes.server.common.protocol import (
 from kabes.server.common.proxies import ProxyHeaders
 from kabes.server.http.callers import Callers
 from kabes.server.http.guard import Guard, trusted
-from kabes.server.http.http_input import read_body
+from kabes.server.http.http_input import ranking_page, read_body
 from kabes.server.http.lessons_api import lesson_routes
 from kabes.server.http.link_api import link_routes
 from kabes.server.http.lobby_api import lobby_routes
@@ -65,6 +65,7 @@ from kabes.server.hub.hub import Hub
 from kabes.server.lobby.lobby import Lobby
 from kabes.server.processes import alone_or_shared
 from kabes.server.services import STORE_DOWN, Services, patience
+from kabes.server.store.rankings import PER_PAGE
 from kabes.server.store.store import Store
 from kabes.server.table.clock import Clock, RealClock
 from kabes.server.table.seat_holds import SeatHolds
@@ -298,11 +299,20 @@ def _api(app: FastAPI, services: Services) -> None:
         return await about(code, AskRecord())
 
     @app.get("/api/rankings/{variant}", tags=["rankings"])
-    async def rankings(variant: str) -> dict[str, Any]:
-        """The players of ``variant``, best first."""
+    async def rankings(variant: str, request: Request) -> dict[str, Any]:
+        """The players of ``variant``, best first, 50 a page (``?page=N`` from 1); with a
+        known token, ``"me": {"place", "rating"}`` once the caller is ranked."""
         if variant not in VARIANTS:
             raise Refused(ErrorCode.BAD_VARIANT, f"no variant {variant!r}", status=404)
-        return {"variant": variant, "rows": await store.rankings(variant)}
+        page = ranking_page(request.query_params.get("page"))
+        out: dict[str, Any] = {"variant": variant, "rows": await store.rankings(
+            variant, limit=PER_PAGE, offset=(page - 1) * PER_PAGE)}
+        caller = await callers.if_known(request)
+        if caller is not None:
+            me = await store.ranking_place(variant, caller.player)
+            if me is not None:
+                out["me"] = me
+        return out
 
     @app.get("/api/players/{player:id}", tags=["rankings"])
     async def player_page(player: int, request: Request) -> dict[str, Any]:

@@ -58,3 +58,18 @@ def optional_token(request: HTTPConnection) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         return None
     return token.strip()
+
+
+MAX_PAGE = 1_000_000
+"""The highest page a listing reads (a million pages of 50 is past any real list)."""
+
+
+def ranking_page(text: str | None) -> int:
+    """A listing's ``?page=N`` (from 1; 1 when absent): ASCII digits only, else Refused
+    ``bad_message`` (422)."""
+    if text is None:
+        return 1
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_PAGE:
+        raise Refused(ErrorCode.BAD_MESSAGE,
+                      f"page is a whole number from 1 to {MAX_PAGE}", status=422)
+    return int(text)

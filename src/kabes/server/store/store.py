@@ -34,6 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from kabes.server.common.metrics import Metrics
 from kabes.server.store.commits import Pending, write
 from kabes.server.store.history import history_of, rating
+from kabes.server.store.rankings import PER_PAGE, place_of, ranked_rows
 from kabes.server.store.schema import (
     lesson_progress,
     link_codes,
@@ -346,28 +347,19 @@ class Store:
         }
 
     async def rankings(
-        self, variant: str, limit: int = 100, least_hands: int = RANKED_AFTER_HANDS
+        self, variant: str, limit: int = PER_PAGE, least_hands: int = RANKED_AFTER_HANDS,
+        offset: int = 0,
     ) -> list[dict[str, Any]]:
-        """The best players of ``variant``, best first: those with ``least_hands`` rated hands
-        or more (RANKED_AFTER_HANDS)."""
-        ordinal = ratings.c.mu - 3 * ratings.c.sigma
+        """The best players of ``variant`` from ``offset``, best first: those with
+        ``least_hands`` rated hands or more (RANKED_AFTER_HANDS; kabes.server.store.rankings)."""
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(
-                sa.select(ratings.c.player, players.c.name, ratings.c.mu, ratings.c.sigma,
-                          ratings.c.hands, ratings.c.hands_won, ratings.c.matches,
-                          ratings.c.matches_won)
-                .join(players, players.c.id == ratings.c.player)
-                .where(ratings.c.variant == variant)
-                .where(ratings.c.hands >= least_hands)
-                .order_by(ordinal.desc(), ratings.c.player)
-                .limit(limit)
-            )).all()
-        return [
-            {"player": p, "name": n, "rating": rating(mu, sigma), "mu": round(mu, 3),
-             "sigma": round(sigma, 3), "hands": h, "hands_won": hw, "matches": m,
-             "matches_won": mw}
-            for p, n, mu, sigma, h, hw, m, mw in rows
-        ]
+            return await ranked_rows(conn, variant, least_hands, limit, offset)
+
+    async def ranking_place(self, variant: str, player: int,
+                            least_hands: int = RANKED_AFTER_HANDS) -> dict[str, Any] | None:
+        """``{"place", "rating"}`` of ``player`` in ``variant``'s rankings, or None."""
+        async with self.engine.connect() as conn:
+            return await place_of(conn, variant, player, least_hands)
 
     # Lessons ---------------------------------------------------------------------------
 
