@@ -279,8 +279,10 @@ async def test_a_player_appears_in_the_rankings_only_after_ten_rated_hands(
     ])
     rows = await store.rankings("haitian")
     assert [(row["player"], row["hands"]) for row in rows] == [(regular, 10)]
-    page = Path(kabes.__file__).parent / "web" / "home.js"  # the page says so, with this number
-    assert f"const RANKED_AFTER_HANDS = {RANKED_AFTER_HANDS};" in page.read_text(encoding="utf-8")
+    for module in ("home.js", "rankings.js"):  # the pages say so, with this number
+        page = Path(kabes.__file__).parent / "web" / module
+        assert f"const RANKED_AFTER_HANDS = {RANKED_AFTER_HANDS};" in page.read_text(
+            encoding="utf-8"), module
 
 
 async def test_rankings_list_the_best_first(store: Store) -> None:

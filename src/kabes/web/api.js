@@ -47,7 +47,7 @@ export const api = {
   newTable: (spec) => call("POST", "/api/tables", spec),
   table: (code) => call("GET", `/api/tables/${encodeURIComponent(code)}`, undefined, false),
   join: (code) => call("POST", `/api/tables/${encodeURIComponent(code)}/join`, {}),
-  rankings: (variant) => call("GET", `/api/rankings/${encodeURIComponent(variant)}`, undefined, false),
+  rankings: (variant, page = 1) => call("GET", `/api/rankings/${encodeURIComponent(variant)}${page > 1 ? `?page=${page}` : ""}`), // with the token: "me", the caller's place
   player: (id) => call("GET", `/api/players/${encodeURIComponent(id)}`), // with the token: one's own page shows the codes
   recordUrl: (code) => `/api/tables/${encodeURIComponent(code)}/record`,
   lessons: (lang) => call("GET", `/api/lessons?lang=${encodeURIComponent(lang)}`),

@@ -103,7 +103,7 @@ export async function homePage(root, nav) {
   const { variants: list, default: first } = catalog;
   gameForm(newGame, list, first, nav, say, offline);
   if (offline) return stop;
-  rankingsCard(rankings, list);
+  rankingsCard(rankings, list, nav);
   historyCard(history, me, Object.fromEntries(list.map((v) => [v.id, v.title])));
   return stop;
 }
@@ -240,7 +240,7 @@ function joinCard(nav) {
 /** Rated hands before a player is listed: the server's kabes.table.rankings.RANKED_AFTER_HANDS. */
 const RANKED_AFTER_HANDS = 10;
 
-function rankingsCard(card, list) {
+function rankingsCard(card, list, nav) {
   const table = h("div", { class: "rank-table" });
   const load = async (variant) => {
     clear(table).append(h("p", { class: "loading" }, t("loading")));
@@ -261,10 +261,16 @@ function rankingsCard(card, list) {
     }
   };
   const people = list.filter((v) => v.id);
-  const select = h("select", { id: "rank-variant", onchange: (e) => load(e.target.value) }, people.map((v) => h("option", { value: v.id }, variantName(v.id, v.title))));
+  // The whole list, with one's own place, is the variant's rankings page (rankings.js).
+  const all = h("a", { class: "button", "data-action": "all-rankings", onclick: (e) => { e.preventDefault(); nav.go(all.getAttribute("href")); } }, t("home.all_rankings"));
+  const pick = (variant) => {
+    all.setAttribute("href", `/rankings/${encodeURIComponent(variant)}`);
+    load(variant);
+  };
+  const select = h("select", { id: "rank-variant", onchange: (e) => pick(e.target.value) }, people.map((v) => h("option", { value: v.id }, variantName(v.id, v.title))));
   card.append(h("div", { class: "field" }, h("label", { for: "rank-variant" }, t("home.variant")), select), table,
-    h("p", { class: "hint-text" }, t("home.rankings_rule", { n: RANKED_AFTER_HANDS })));
-  load(select.value);
+    h("p", { class: "hint-text" }, t("home.rankings_rule", { n: RANKED_AFTER_HANDS })), h("div", { class: "actions" }, all));
+  pick(select.value);
 }
 
 /** titles: the server's title of each variant, for one the page's words do not name. */
