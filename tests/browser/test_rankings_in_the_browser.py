@@ -37,7 +37,7 @@ async def rank_field(db: Path, me: int) -> None:
     try:
         others = [await store.create_guest(LONG_NAME if n == 0 else f"Player {n}", f"tok-{n}")
                   for n in range(OTHERS)]
-        field = others[:MY_RANK - 1] + [me] + others[MY_RANK - 1:]
+        field = [*others[:MY_RANK - 1], me, *others[MY_RANK - 1:]]
         for seq in range(1, RANKED_AFTER_HANDS + 1):
             await store.append("RANKWEB", Entry(seq, "move", {"seq": seq}, 1.7e9 + seq, 0,
                                                 f"w{seq}"),
@@ -103,7 +103,8 @@ def test_rankings_pages_and_my_place(tmp_path: Path, new_page: Any,
         assert mine.get_attribute("data-player") == str(me)
         assert page.evaluate("document.activeElement.classList.contains('mine')")
         assert mine.is_visible() and mine.evaluate(
-            "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
+            "e => { const r = e.getBoundingClientRect();"
+            " return r.top >= 0 && r.bottom <= innerHeight; }")
         shot(page, "rankings-mine-en-360")
         assert not js_errors, js_errors
     finally:
