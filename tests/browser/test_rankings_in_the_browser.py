@@ -106,6 +106,14 @@ def test_rankings_pages_and_my_place(tmp_path: Path, new_page: Any,
             "e => { const r = e.getBoundingClientRect();"
             " return r.top >= 0 && r.bottom <= innerHeight; }")
         shot(page, "rankings-mine-en-360")
+
+        # The address keeps the page: a link to page 2 opens it, in Kreyòl as well.
+        page.evaluate("localStorage.setItem('kabes.lang', JSON.stringify('ht'))")
+        page.goto(base + "/rankings/haitian?page=2")
+        page.wait_for_selector('.rank-page tbody tr[data-place="51"]')
+        assert page.locator("tr.mine").get_attribute("data-place") == str(MY_RANK)
+        assert not shown_keys(page)
+        shot(page, "rankings-page2-ht-360")
         assert not js_errors, js_errors
     finally:
         proc.terminate()

@@ -42,7 +42,7 @@ export async function rankingsPage(root, variant, nav) {
     title.textContent = `${t("home.rankings")} · ${variantName(variant, v?.title ?? variant)}`;
   }).catch(() => {});
 
-  const show = async (n, { toMe = false } = {}) => {
+  const show = async (n, { toMe = false, first: opening = false } = {}) => {
     let data;
     try {
       data = await api.rankings(variant, n);
@@ -80,7 +80,7 @@ export async function rankingsPage(root, variant, nav) {
     if (toMe && row) {
       row.scrollIntoView({ block: "center" });
       row.focus({ preventScroll: true });
-    } else if (!toMe && n !== 1) list.scrollIntoView({ block: "start" });
+    } else if (!toMe && !opening) list.scrollIntoView({ block: "start" });
   };
 
   const drawMe = (place) => {
@@ -94,5 +94,5 @@ export async function rankingsPage(root, variant, nav) {
     t("rank.my_place", { n: place.place, rating: Math.round(place.rating) })));
   };
 
-  await show(pageInAddress());
+  await show(pageInAddress(), { first: true });
 }
