@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from browsing import register, shot, start_server
-from checks import layout_problems, shown_keys
+from checks import axe_violations, layout_problems, shown_keys
 
 from kabes.server.common.metrics import Metrics
 from kabes.server.store.store import Store
@@ -60,6 +60,8 @@ def test_rankings_pages_and_my_place(tmp_path: Path, new_page: Any,
 
         # The home card links to the variant's whole list.
         page.reload()
+        page.wait_for_selector(".rank-table :is(table, p)")
+        assert not axe_violations(page), "home with its rankings link"
         page.select_option("#rank-variant", "haitian")
         page.click("[data-action=all-rankings]")
         page.wait_for_url("**/rankings/haitian")
@@ -79,6 +81,7 @@ def test_rankings_pages_and_my_place(tmp_path: Path, new_page: Any,
                             ".whiteSpace, e.getBoundingClientRect().height]")
         assert cut[:2] == ["ellipsis", "nowrap"] and 44 <= cut[2] < 60, cut
         assert not layout_problems(page) and not shown_keys(page)
+        assert not axe_violations(page), "the rankings page"
         shot(page, "rankings-page1-en-360")
 
         # Next: the 11 left, places 51 to 61, then nothing further.
@@ -112,7 +115,8 @@ def test_rankings_pages_and_my_place(tmp_path: Path, new_page: Any,
         page.goto(base + "/rankings/haitian?page=2")
         page.wait_for_selector('.rank-page tbody tr[data-place="51"]')
         assert page.locator("tr.mine").get_attribute("data-place") == str(MY_RANK)
-        assert not shown_keys(page)
+        assert not shown_keys(page) and not layout_problems(page)
+        assert not axe_violations(page), "the rankings page in Kreyòl, my row highlighted"
         shot(page, "rankings-page2-ht-360")
         assert not js_errors, js_errors
     finally:
