@@ -8,9 +8,9 @@ with the effects a table makes), then the real server opens on it."""
 from __future__ import annotations
 
 import asyncio
-import urllib.error
 import json
 import subprocess
+import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -101,8 +101,8 @@ def test_a_players_page_charts_the_history_and_says_each_matchs_outcome(
         own.goto(f"{base}/p/{anne}")
         own.wait_for_selector("[data-action=logout-everywhere]")
         replays = own.locator("[data-replay]")
-        assert sorted(replays.evaluate_all("(rows) => rows.map((r) => r.getAttribute('href'))")) == [
-            "/r/LEFTMCH", "/r/LOSTMCH", "/r/WONMTCH"]
+        hrefs = replays.evaluate_all("(rows) => rows.map((r) => r.getAttribute('href'))")
+        assert sorted(hrefs) == ["/r/LEFTMCH", "/r/LOSTMCH", "/r/WONMTCH"]
         own.click("[data-action=link-device]")
         own.wait_for_selector(".link-code")
         own.click("[data-action=close]")
