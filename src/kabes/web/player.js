@@ -19,18 +19,6 @@ const WIDTH = 320;
 const HEIGHT = 96;
 const PAD = 6;
 
-/** The address of a player's page. */
-export function playerHref(id) {
-  return `/p/${encodeURIComponent(id)}`;
-}
-
-/** A name that opens its player's page (a plain name where the player is unknown). */
-export function playerName(nav, id, name, attrs = {}) {
-  const label = h("span", { class: "name-cut" }, name);
-  if (id === null || id === undefined) return label;
-  return pageLink(nav, playerHref(id), { class: "player-link", "data-player": String(id), ...attrs }, label);
-}
-
 /** The chart of one variant's rating history: a line through every point, oldest at the left. */
 export function ratingChart(points, label) {
   const chart = svg("svg", {
