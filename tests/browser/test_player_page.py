@@ -22,7 +22,7 @@ from kabes.server.store.store import Store
 from kabes.table.effects import HandRated, MatchFinished, MatchStarted
 from kabes.table.entries import Entry
 
-HANDS = 7  # rated hands of haitian between Anne-Sophie and Bòs
+HANDS = 10  # rated hands of haitian between Anne-Sophie and Bòs: both ranked
 
 
 async def fill(db: Path) -> tuple[int, int]:
@@ -92,6 +92,12 @@ def test_a_players_page_charts_the_history_and_says_each_matchs_outcome(
         assert sorted(words) == ["Abandoned", "Lost", "Won"]
         assert stranger.locator("[data-replay]").count() == 0, "codes are the player's own"
         assert stranger.locator("[data-action=logout-everywhere]").count() == 0
+
+        stranger.goto(base + "/")  # the rankings card's names open the players' pages
+        stranger.select_option("#rank-variant", "haitian")
+        stranger.click(f".rank-table a[data-player='{anne}']")
+        stranger.wait_for_url(f"{base}/p/{anne}")
+        stranger.wait_for_selector("[data-chart=rating]")
 
         own = new_page()
         own.goto(base + "/")

@@ -91,7 +91,7 @@ export function seatChip(view, table, seat) {
     drew ? t("seat.drew", { n: drew }) : null,
   ].filter(Boolean).join(", ");
   return h("div", { class: `seat${turn ? " turn" : ""}${away ? " away" : ""}`, "data-seat": seat, role: "group", "aria-label": label },
-    h("div", { class: "seat-top" }, h("span", { class: "seat-name" }, seat === view.seat ? seatName(table, seat, view.seat) : playerLink(table?.seats?.[seat], seatName(table, seat, view.seat)))),
+    h("div", { class: "seat-top" }, h("span", { class: "seat-name" }, seat === view.seat ? seatName(table, seat, view.seat) : playerLink(table?.seats?.[seat], seatName(table, seat, view.seat), "tab"))),
     h("div", { class: "seat-meta", "aria-hidden": "true" },
       h("span", { class: `dot${away ? " off" : ""}` }),
       h("span", { class: "count num" }, backIcon(), ` ${count}`),
