@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from browsing import register, start_server
+from browsing import register, shot, start_server
 
 from kabes.server.store.store import Store
 from kabes.table.effects import HandRated, MatchFinished, MatchStarted
@@ -109,6 +109,7 @@ def test_a_players_page_charts_the_history_and_says_each_matchs_outcome(
         replays = own.locator("[data-replay]")
         hrefs = replays.evaluate_all("(rows) => rows.map((r) => r.getAttribute('href'))")
         assert sorted(hrefs) == ["/r/LEFTMCH", "/r/LOSTMCH", "/r/WONMTCH"]
+        shot(own, "player-page-own")
         own.click("[data-action=link-device]")
         own.wait_for_selector(".link-code")
         own.click("[data-action=close]")
