@@ -55,7 +55,7 @@ function playingCard(table, titles, go) {
     h("div", { class: "lobby-head" },
       h("h3", {}, variantName(table.variant, titles[table.variant])),
       goal(table) ? h("span", { class: "goal num" }, goal(table)) : null),
-    h("p", { class: "lobby-names" }, names),
+    h("p", { class: "lobby-names" }, table.seats.filter((s) => s).flatMap((s, i) => [i ? ", " : null, playerLink(s, s.name, go)])),
     h("div", { class: "lobby-foot" },
       sc ? h("span", { class: "lobby-score num" }, sc) : null,
       h("span", { class: "lobby-watchers num" }, eyeIcon(), " ", t("watch.count", { n: table.watchers || 0 })),
