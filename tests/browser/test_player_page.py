@@ -104,7 +104,8 @@ def test_a_players_page_charts_the_history_and_says_each_matchs_outcome(
         own.evaluate(
             "(who) => localStorage.setItem('kabes.identity', JSON.stringify(who))",
             {"player": anne, "name": "Anne-Sophie Jean-Baptiste", "token": "token-anne"})
-        own.goto(f"{base}/p/{anne}")
+        own.goto(base + "/")  # home links to one's own page
+        own.click("[data-action=my-page]")
         own.wait_for_selector("[data-action=logout-everywhere]")
         replays = own.locator("[data-replay]")
         hrefs = replays.evaluate_all("(rows) => rows.map((r) => r.getAttribute('href'))")

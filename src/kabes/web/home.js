@@ -23,7 +23,7 @@ import { optionFields, playersField, variantField } from "./matchfields.js";
 import { levelName, variantName } from "./names.js";
 import { checkPack, isOffline, keepCatalog, keptCatalog, localModule, offlineNote, onNetworkChange, pack, serverAnswered, serverUnreachable, updatePack, useLocalTable } from "./offline.js";
 import { store } from "./store.js";
-import { topBar } from "./topbar.js";
+import { pageLink, topBar } from "./topbar.js";
 
 const LEVELS = ["beginner", "casual", "skilled", "expert"];
 
@@ -68,7 +68,8 @@ export async function homePage(root, nav) {
   clear(root).append(
     topBar(nav, { home: true, note: offlineNote() }),
     h("main", { class: "page home" },
-      h("p", { class: "hello" }, t("home.hello", { name: me.name })),
+      h("p", { class: "hello" }, t("home.hello", { name: me.name }), " ",
+        grey(h("span", {}, pageLink(nav, `/p/${me.player}`, { "data-action": "my-page" }, t("player.your_page"))))),
       grey(lobbyCard(nav, offline)),
       offline && !pack.ready ? needsNetwork(learnCard(nav)) : learnCard(nav),
       newGame,
