@@ -49,6 +49,7 @@ export const api = {
   join: (code) => call("POST", `/api/tables/${encodeURIComponent(code)}/join`, {}),
   rankings: (variant, page = 1) => call("GET", `/api/rankings/${encodeURIComponent(variant)}${page > 1 ? `?page=${page}` : ""}`), // with the token: "me", the caller's place
   player: (id) => call("GET", `/api/players/${encodeURIComponent(id)}`), // with the token: one's own page shows the codes
+  logoutEverywhere: () => call("POST", "/api/me/logout", { everywhere: true }),
   recordUrl: (code) => `/api/tables/${encodeURIComponent(code)}/record`,
   lessons: (lang) => call("GET", `/api/lessons?lang=${encodeURIComponent(lang)}`),
   lesson: (id, lang) => call("GET", `/api/lessons/${encodeURIComponent(id)}?lang=${encodeURIComponent(lang)}`, undefined, false),

@@ -18,11 +18,12 @@ import { api, ApiError, variantCatalog } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, t, has } from "./i18n.js";
 import { linkDialog } from "./link.js";
+import { playerLink } from "./playerlink.js";
 import { optionFields, playersField, variantField } from "./matchfields.js";
 import { levelName, variantName } from "./names.js";
 import { checkPack, isOffline, keepCatalog, keptCatalog, localModule, offlineNote, onNetworkChange, pack, serverAnswered, serverUnreachable, updatePack, useLocalTable } from "./offline.js";
 import { store } from "./store.js";
-import { topBar } from "./topbar.js";
+import { pageLink, topBar } from "./topbar.js";
 
 const LEVELS = ["beginner", "casual", "skilled", "expert"];
 
@@ -67,7 +68,8 @@ export async function homePage(root, nav) {
   clear(root).append(
     topBar(nav, { home: true, note: offlineNote() }),
     h("main", { class: "page home" },
-      h("p", { class: "hello" }, t("home.hello", { name: me.name })),
+      h("p", { class: "hello" }, t("home.hello", { name: me.name }), " ",
+        grey(h("span", {}, pageLink(nav, `/p/${me.player}`, { "data-action": "my-page" }, t("player.your_page"))))),
       grey(lobbyCard(nav, offline)),
       offline && !pack.ready ? needsNetwork(learnCard(nav)) : learnCard(nav),
       newGame,
@@ -254,7 +256,7 @@ function rankingsCard(card, list, nav) {
       table.append(h("table", {},
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("rank.name")), h("th", { scope: "col" }, t("rank.rating")), h("th", { scope: "col" }, t("rank.matches")))),
         h("tbody", {}, data.rows.slice(0, 50).map((r, i) => h("tr", {},
-          h("td", { class: "num" }, String(i + 1)), h("td", {}, r.name), h("td", { class: "num" }, String(Math.round(r.rating))),
+          h("td", { class: "num" }, String(i + 1)), h("td", {}, playerLink(r, r.name)), h("td", { class: "num" }, String(Math.round(r.rating))),
           h("td", { class: "num" }, `${r.matches_won}/${r.matches}`))))));
     } catch (e) {
       clear(table).append(h("p", { class: "error" }, errorText(e.code, e.message)));

@@ -9,6 +9,7 @@ import { clear, h } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { variantName } from "./names.js";
 import { eyeIcon } from "./watching.js";
+import { playerLink } from "./playerlink.js";
 import { topBar } from "./topbar.js";
 
 export const REFRESH_MS = 4000;
@@ -24,9 +25,9 @@ function goal(table) {
   return null;
 }
 
-function chairs(table) {
+function chairs(table, go) {
   return h("ul", { class: "chairs" }, table.seats.map((s, i) => h("li", { class: `chair${s ? " taken" : ""}`, "data-seat": i },
-    s ? s.name : h("span", { class: "free" }, t("lobby.free_seat")))));
+    s ? playerLink(s, s.name, go) : h("span", { class: "free" }, t("lobby.free_seat")))));
 }
 
 /** The score of a match in play, when the summary carries it: "12 · 7". */
@@ -41,7 +42,7 @@ function waitingCard(table, titles, go) {
     h("div", { class: "lobby-head" },
       h("h3", {}, variantName(table.variant, titles[table.variant])),
       goal(table) ? h("span", { class: "goal num" }, goal(table)) : null),
-    chairs(table),
+    chairs(table, go),
     h("div", { class: "lobby-foot" },
       h("span", { class: "num" }, t("lobby.free", { n: free })),
       h("button", { type: "button", class: "primary", "data-action": "join", "aria-label": t("lobby.join_table", { names }), onclick: () => go(`/t/${table.code}`) }, t("action.sit"))));
@@ -54,7 +55,7 @@ function playingCard(table, titles, go) {
     h("div", { class: "lobby-head" },
       h("h3", {}, variantName(table.variant, titles[table.variant])),
       goal(table) ? h("span", { class: "goal num" }, goal(table)) : null),
-    h("p", { class: "lobby-names" }, names),
+    h("p", { class: "lobby-names" }, table.seats.filter((s) => s).flatMap((s, i) => [i ? ", " : null, playerLink(s, s.name, go)])),
     h("div", { class: "lobby-foot" },
       sc ? h("span", { class: "lobby-score num" }, sc) : null,
       h("span", { class: "lobby-watchers num" }, eyeIcon(), " ", t("watch.count", { n: table.watchers || 0 })),

@@ -21,7 +21,8 @@ export const PAGES = [
   {"path": "/learn/{lesson}", "module": "lesson.js", "page": "lessonPage", "title": null, "redraws": true, "part": "A-Za-z0-9_.-", "style": "learn.css"},
   {"path": "/c", "module": "tournaments.js", "page": "tournamentsPage", "title": "tour.tournaments", "style": "tournaments.css"},
   {"path": "/c/{tid}", "module": "tournament.js", "page": "tournamentPage", "title": "tour.tournament", "style": "tournaments.css"},
-  {"path": "/rankings/{variant}", "module": "rankings.js", "page": "rankingsPage", "title": "home.rankings"}
+  {"path": "/rankings/{variant}", "module": "rankings.js", "page": "rankingsPage", "title": "home.rankings"},
+  {"path": "/p/{id}", "module": "player.js", "page": "playerPage", "title": "player.title"}
 ];
 
 /** The page at pathname, and its parts ({name: value}), or null. */

@@ -6,6 +6,7 @@ import { h, svg } from "./dom.js";
 import { markerIcon } from "./trains.js";
 import { t, numberName } from "./i18n.js";
 import { hasWa, inTeams, levelName, lowest, myParty, parties, partyName, partyOf, penalties, seatName } from "./names.js";
+import { playerLink } from "./playerlink.js";
 
 function backIcon() {
   return svg("svg", { class: "back-icon", viewBox: "0 0 10 18", width: 9, height: 16, "aria-hidden": "true" },
@@ -90,7 +91,7 @@ export function seatChip(view, table, seat) {
     drew ? t("seat.drew", { n: drew }) : null,
   ].filter(Boolean).join(", ");
   return h("div", { class: `seat${turn ? " turn" : ""}${away ? " away" : ""}`, "data-seat": seat, role: "group", "aria-label": label },
-    h("div", { class: "seat-top" }, h("span", { class: "seat-name" }, seatName(table, seat, view.seat))),
+    h("div", { class: "seat-top" }, h("span", { class: "seat-name" }, seat === view.seat ? seatName(table, seat, view.seat) : playerLink(table?.seats?.[seat], seatName(table, seat, view.seat), "tab"))),
     h("div", { class: "seat-meta", "aria-hidden": "true" },
       h("span", { class: `dot${away ? " off" : ""}` }),
       h("span", { class: "count num" }, backIcon(), ` ${count}`),

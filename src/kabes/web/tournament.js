@@ -9,6 +9,7 @@ import { api, variantCatalog } from "./api.js";
 import { clear, h, svg } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { variantName } from "./names.js";
+import { playerLink } from "./playerlink.js";
 import { shareLink } from "./share.js";
 import { store } from "./store.js";
 import { formatName, sidesAt } from "./tournaments.js";
@@ -133,6 +134,13 @@ class TournamentPage {
   name(entrant) {
     const e = this.doc.entrants.find((x) => x.entrant === entrant);
     return e ? e.names.join(" & ") : `#${entrant}`;
+  }
+
+  /** The entrant's names, each opening its player's page (the standings). */
+  linkedName(entrant) {
+    const e = this.doc.entrants.find((x) => x.entrant === entrant);
+    if (!e) return `#${entrant}`;
+    return e.names.flatMap((name, i) => [i ? " & " : null, playerLink({ player: e.players[i] }, name, (href) => this.nav.go(href))]);
   }
 
   say(text) {
@@ -289,7 +297,7 @@ class TournamentPage {
       const me = mine && mine.entrant === s.entrant;
       return h("tr", { class: me ? "mine" : null, "aria-current": me ? "true" : null },
         h("td", { class: "num" }, String(i + 1)),
-        h("th", { scope: "row" }, this.name(s.entrant), me ? h("span", { class: "sr-only" }, ` (${t("tour.you")})`) : null),
+        h("th", { scope: "row" }, this.linkedName(s.entrant), me ? h("span", { class: "sr-only" }, ` (${t("tour.you")})`) : null),
         h("td", { class: "num" }, String(s.points)),
         h("td", { class: "num" }, String(s.buchholz)),
         h("td", { class: "num" }, String(s.played)),

@@ -7,6 +7,7 @@
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { levelName, variantName } from "./names.js";
+import { playerLink } from "./playerlink.js";
 import { shareLink } from "./share.js";
 import { topBar, tournamentTag } from "./topbar.js";
 
@@ -26,7 +27,7 @@ export function waitingRoom(table, opts) {
       s
         ? [
             h("span", { class: `dot${s.kind === "person" && !s.connected ? " off" : ""}`, "aria-hidden": "true" }),
-            h("span", { class: "seat-name" }, i === opts.seat ? t("waiting.you", { name: s.name }) : s.name),
+            h("span", { class: "seat-name" }, i === opts.seat ? t("waiting.you", { name: s.name }) : playerLink(s, s.name, "tab")),
             s.kind === "computer" ? h("span", { class: "seat-tag" }, levelName(s.level)) : null,
             i === table.host ? h("span", { class: "seat-tag host" }, t("waiting.host")) : null,
             s.kind === "person" && !s.connected ? h("span", { class: "seat-tag" }, t("seat.away")) : null,
