@@ -100,11 +100,14 @@ export async function playerPage(root, id, nav) {
     return;
   }
   const own = store.identity()?.player === found.player;
-  const variants = [...new Set([...Object.keys(found.ratings), ...Object.keys(found.history || {}), ...found.matches.map((m) => m.variant)])];
+  // Each variant's matches, grouped once (Map keys, not a comparison of variants).
+  const played = new Map();
+  for (const m of found.matches) played.set(m.variant, [...(played.get(m.variant) || []), m]);
+  const variants = [...new Set([...Object.keys(found.ratings), ...Object.keys(found.history || {}), ...played.keys()])];
   const recent = found.matches.slice(0, RECENT);
   clear(main).append(
     h("h1", { class: "player-name name-cut", "data-player": String(found.player) }, found.name),
-    ...variants.map((v) => variantCard(v, found.ratings[v], found.history?.[v] || [], found.matches.filter((m) => m.variant === v))),
+    ...variants.map((v) => variantCard(v, found.ratings[v], found.history?.[v] || [], played.get(v) || [])),
     h("section", { class: "card", "aria-labelledby": "recent-title" },
       h("h2", { id: "recent-title" }, t("player.recent")),
       recent.length ? h("ul", { class: "match-list" }, ...recent.map((m) => matchRow(m, nav))) : h("p", {}, t("player.no_matches"))),
