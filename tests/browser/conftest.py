@@ -21,6 +21,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from browsing import PHONE, start_server
 from helpers import ARGS, CHROMIUM
 
+from kabes.server.http.offline_pack import PACK, read_manifest, stale
+
 UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 """CI must run every browser test: there, a missing browser is a failure, not a skip."""
 
@@ -53,6 +55,22 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def pack() -> dict[str, Any]:
+    """The offline pack the server serves (its manifest), built from today's src/kabes.
+
+    Skipped where setup built none (npm was missing); under CI that is a failure. A pack older
+    than the engine fails: the page would run yesterday's rules."""
+    manifest = read_manifest(PACK)
+    if manifest is None:
+        if UNDER_CI:
+            raise RuntimeError(f"CI must run the offline tests, but {PACK} has no pack")
+        pytest.skip(f"no offline pack in {PACK} (./scripts/setup builds it with npm)")
+    assert not stale(manifest), ("the offline pack is older than src/kabes: build it again "
+                                 "(.venv/bin/python -m kabes.server.http.offline_pack)")
+    return manifest
 
 
 class Errors(list[str]):

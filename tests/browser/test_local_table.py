@@ -11,26 +11,22 @@ Skipped where the server has no pack (npm was missing at setup); under CI that i
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from browsing import register, shot
 from helpers import wait_for
 from play import my_turn, tap, tap_play, wait_played, wrong_try
 
 from kabes.lessons.library import path
 from kabes.lessons.position import position, try_move
-from kabes.server.http.offline_pack import PACK, read_manifest, stale
 
 HANDS = 2
 """The shortest match the home form sets with the expert seated: 3 players, few hands (the
 form offers 1 and up; 2 so that a next hand is dealt too)."""
-UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 KEPT = """async (code) => {
   const game = await (await import("/static/games.js")).getGame(code);
@@ -48,19 +44,8 @@ SHOWN = """() => ({
 })"""
 
 
-@pytest.fixture
-def pack() -> None:
-    manifest = read_manifest(PACK)
-    if manifest is None:
-        if UNDER_CI:
-            raise RuntimeError(f"CI must run the local table's test, but {PACK} has no pack")
-        pytest.skip(f"no offline pack in {PACK} (./scripts/setup builds it with npm)")
-    assert not stale(manifest), ("the offline pack is older than src/kabes: build it again "
-                                 "(.venv/bin/python -m kabes.server.http.offline_pack)")
-
-
 def test_with_no_network_a_whole_match_against_the_expert_plays_on_the_phone_and_replays(
-    server: str, new_page: Any, js_errors: list[str], pack: None
+    server: str, new_page: Any, js_errors: list[str], pack: dict[str, Any]
 ) -> None:
     """Issue 26's sentence: the pack downloaded from home, then no network: home's form sets
     the shortest match the expert plays (Haitian, 3 players, 2 hands), on a table on the phone

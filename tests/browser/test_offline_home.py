@@ -12,19 +12,15 @@ Skipped where the server has no pack (npm was missing at setup); under CI that i
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
-import pytest
 from browsing import register, shot, start_server
 from checks import axe_violations, layout_problems, shown_keys
 from helpers import wait_for
 
-from kabes.server.http.offline_pack import PACK, read_manifest
 from kabes.words import LANGUAGES
 
-UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
 PACK_CACHE = "kabes-offline-v1"
 SMALL_PHONE = {"width": 360, "height": 740}
@@ -74,16 +70,6 @@ KEPT = """async (name) => {
   if (!(await caches.has(name))) return [];
   return (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname);
 }"""
-
-
-@pytest.fixture
-def pack() -> dict[str, Any]:
-    manifest = read_manifest(PACK)
-    if manifest is None:
-        if UNDER_CI:
-            raise RuntimeError(f"CI must run the offline page's tests, but {PACK} has no pack")
-        pytest.skip(f"no offline pack in {PACK} (./scripts/setup builds it with npm)")
-    return manifest
 
 
 def games() -> list[dict[str, Any]]:

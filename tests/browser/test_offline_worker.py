@@ -9,15 +9,9 @@ Skipped where the server has no pack (npm was missing at setup); under CI that i
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-import pytest
-
 from kabes.rules import VARIANTS
-from kabes.server.http.offline_pack import PACK, read_manifest
-
-UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 PING = """async () => {
   const worker = new Worker("/static/offline/worker.js", {type: "module"});
@@ -36,16 +30,6 @@ COMPILE = """() => {
   try { new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); return "compiled"; }
   catch (err) { return String(err); }
 }"""
-
-
-@pytest.fixture
-def pack() -> dict[str, Any]:
-    manifest = read_manifest(PACK)
-    if manifest is None:
-        if UNDER_CI:
-            raise RuntimeError(f"CI must run the offline worker's test, but {PACK} has no pack")
-        pytest.skip(f"no offline pack in {PACK} (./scripts/setup builds it with npm)")
-    return manifest
 
 
 def test_the_worker_runs_the_engine_from_the_pack_under_the_server_s_policy(
