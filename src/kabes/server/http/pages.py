@@ -195,10 +195,14 @@ class Pages:
         self.paths = [page.path for page in self.pages]
         """The paths the server answers with the page (FastAPI's syntax, as pages.js)."""
 
-    def html(self, path: str, accept_language: str) -> bytes:
-        """The page at ``path`` for a browser that sends ``accept_language``."""
+    def html(self, path: str, accept_language: str, tags: str = "") -> bytes:
+        """The page at ``path`` for a browser that sends ``accept_language``; ``tags``
+        (a link's preview: kabes.server.http.previews) go right after its title, early in
+        the head, where every app that reads a link's page looks for them."""
         before, after = self._html(page_at(self.pages, path),
                                    language(accept_language, self.languages))
+        if tags:
+            before = before.replace(b"</title>\n  ", b"</title>\n  " + tags.encode(), 1)
         table = TABLE_PATH.fullmatch(path)
         if table is None or table.group(1).startswith(LOCAL_PREFIX):
             return before + after  # a table on the phone (issue 26) has no summary here
