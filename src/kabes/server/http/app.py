@@ -167,6 +167,7 @@ def create_app(
     socket_routes(app, services)
     _operations(app, services)
     previews = Previews(services.store, edge.language)
+    app.state.previews = previews
     preview_routes(app, previews)
     _pages(app, previews, edge)
     return app
