@@ -8,8 +8,8 @@ match: 1 to 13 hands), written as the table log a server keeps (``created``, ``s
 
 - uncached: ``match_facts`` + ``match_image`` (what one preview costs the server's thread),
   ``--repeats`` times;
-- cached: ``Previews.match`` on a fake store once the preview is made (the cache's lookup
-  and nothing else).
+- cached: ``Previews.match_image`` (what the image route asks) on a fake store once the
+  preview is made and drawn (the cache's lookup and nothing else).
 
 Printed: p50 and max of each, the PNG's size, and bench/playout.py's yardstick (the
 ``dominoes`` library's random hands a CPU-second, and Kabès's fastline) measured after the
@@ -111,11 +111,11 @@ def measure(label: str, variant: str, players: int, args: argparse.Namespace) ->
 
     async def cached() -> list[float]:
         previews = Previews(Shelf(code, entries), "ht")  # type: ignore[arg-type]
-        await previews.match(code)
+        await previews.match_image(code)
         seconds = []
         for _ in range(args.repeats * 50):
             start = time.perf_counter()
-            await previews.match(code)
+            await previews.match_image(code)
             seconds.append(time.perf_counter() - start)
         return seconds
 

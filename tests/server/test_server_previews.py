@@ -103,9 +103,13 @@ async def test_a_public_match_links_to_a_png_of_its_last_hand_with_escaped_tags(
     assert (tags["og:image:width"], tags["og:image:height"]) == ("1200", "630")
     assert tags["og:image"].startswith(f"http://test/api/previews/tables/{code}.png")
     assert page.index('property="og:title"') < page.index('rel="modulepreload"'), "early"
+    kept = server.app.state.previews.kept[f"m:{code}"]
+    assert kept.image is None, "a page's head does not wait for the picture to be drawn"
     body = await image_of(server, tags["og:image"])
     assert_small_png(body)
     assert body != await image_of(server, f"http://test{CARD}")
+    head = await server.http.head(tags["og:image"].removeprefix("http://test"))
+    assert head.status_code == 200 and head.headers["content-type"] == "image/png"
 
 
 async def test_a_private_match_shows_the_card_and_nothing_of_its_game(server: Server) -> None:
@@ -295,9 +299,10 @@ async def test_the_cache_keeps_at_most_its_bounds(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(previews_module, "KEPT", 3)
     previews = Previews(Shelf({}), "en")  # type: ignore[arg-type]
     for player in range(6):
-        assert await previews.player(player) is not None
+        assert await previews.player_image(player) is not None
     assert list(previews.kept) == ["p:3", "p:4", "p:5"]
-    assert previews.kept_bytes == sum(len(p.image) for p in previews.kept.values())
+    assert previews.kept_bytes == sum(len(p.image or b"") for p in previews.kept.values())
     monkeypatch.setattr(previews_module, "KEPT_BYTES", previews.kept_bytes - 1)
-    await previews.player(6)
+    await previews.player_image(6)
     assert len(previews.kept) <= 2 and previews.kept_bytes <= previews_module.KEPT_BYTES
+    assert previews.kept_bytes == sum(len(p.image or b"") for p in previews.kept.values())

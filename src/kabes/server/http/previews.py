@@ -33,9 +33,9 @@ import html
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
@@ -58,7 +58,6 @@ from kabes.server.http.preview_images import (
 )
 from kabes.server.services import STORE_DOWN
 from kabes.server.store.store import Store
-from kabes.table.entries import Entry
 from kabes.words import word
 
 CARD = "/api/previews/kabes.png"
@@ -85,19 +84,22 @@ PLAYING_SECONDS = 30
 PLAYER_SECONDS = 300
 CARD_SECONDS = 86_400
 
-MakeOne = Callable[[], Awaitable["Preview | None"]]
-"""What makes one preview."""
+T = TypeVar("T")
+Make = Callable[[], Awaitable[T]]
+"""What makes one thing (a preview, a picture)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Preview:
-    """A made preview: what its head says, its picture, and until when it is fresh."""
+    """A made preview: what its head says, until when it is fresh, and its picture once
+    drawn (a page's head needs only the words: a person opening the link does not wait for
+    the drawing, only the app that fetches the image)."""
 
     facts: MatchFacts | PlayerFacts
-    image: bytes
     seconds: int
     """How long it stays fresh (here, and in ``Cache-Control``)."""
     made: float
+    image: bytes | None = None
 
 
 class Previews:
@@ -108,7 +110,7 @@ class Previews:
         self.language = language
         self.kept: OrderedDict[str, Preview] = OrderedDict()
         self.kept_bytes = 0
-        self.making: dict[str, asyncio.Future[Preview | None]] = {}
+        self.making: dict[str, asyncio.Future[Any]] = {}
         self.slots = asyncio.Semaphore(AT_ONCE)
         self.card: bytes | None = None
 
@@ -119,6 +121,16 @@ class Previews:
     async def player(self, player: int) -> Preview | None:
         """The preview of player ``player`` if there is one, else None."""
         return await self._get(f"p:{player}", lambda: self._make_player(player))
+
+    async def match_image(self, code: str) -> Preview | None:
+        """:meth:`match` with its picture drawn."""
+        found = await self.match(code)
+        return None if found is None else await self._drawn(f"m:{code}", found)
+
+    async def player_image(self, player: int) -> Preview | None:
+        """:meth:`player` with its picture drawn."""
+        found = await self.player(player)
+        return None if found is None else await self._drawn(f"p:{player}", found)
 
     async def card_image(self) -> bytes:
         """The Kabès card, drawn once."""
@@ -147,8 +159,8 @@ class Previews:
         except (SlowDown, *STORE_DOWN):
             preview = None  # busy, or the store is away: the card, and the page still loads
         if preview is None:
-            return tags("Kabès", word("welcome.tagline", self.language), origin + CARD, "website",
-                        origin + canonical)
+            return tags("Kabès", word("welcome.tagline", self.language), origin + CARD,
+                        "website", origin + canonical)
         facts = preview.facts
         if isinstance(facts, MatchFacts):
             image = origin + MATCH_IMAGE.format(code=facts.code) + f"?h={facts.hands}"
@@ -157,18 +169,37 @@ class Previews:
                     origin + PLAYER_IMAGE.format(player=facts.player), "profile",
                     origin + canonical)
 
-    async def _get(self, key: str, make: MakeOne) -> Preview | None:
-        """The preview under ``key``: kept, being made (then waited for), or made now."""
+    async def _get(self, key: str, make: Make[Preview | None]) -> Preview | None:
+        """The preview under ``key``: kept and fresh, or made now (once however many ask)."""
         kept = self.kept.get(key)
         if kept is not None and time.monotonic() - kept.made < kept.seconds:
             self.kept.move_to_end(key)
             return kept
+        made: Preview | None = await self._once(key, make)
+        if made is not None and self.kept.get(key) is not made:
+            self._keep(key, made)
+        return made
+
+    async def _drawn(self, key: str, preview: Preview) -> Preview:
+        """``preview`` with its picture, drawn now (once) if it has none yet."""
+        if preview.image is None:
+            image: bytes = await self._once(f"draw:{key}", lambda: self._draw(preview.facts))
+            if preview.image is None:
+                preview.image = image
+                if self.kept.get(key) is preview:
+                    self.kept_bytes += len(image)
+                    self._bound()
+        return preview
+
+    async def _once(self, key: str, make: Make[T]) -> T:
+        """What ``make`` makes, made once for everyone asking for ``key`` meanwhile; 429
+        ``slow_down`` when :data:`WAITING` things are being made already."""
         pending = self.making.get(key)
         if pending is not None:
             return await asyncio.shield(pending)
         if len(self.making) >= WAITING:
             raise SlowDown(Limit("previews", WAITING, 1.0, "pictures being drawn"), 1.0)
-        future: asyncio.Future[Preview | None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self.making[key] = future
         try:
             made = await make()
@@ -179,46 +210,46 @@ class Previews:
         finally:
             del self.making[key]
         future.set_result(made)
-        if made is not None:
-            self._keep(key, made)
         return made
 
     def _keep(self, key: str, preview: Preview) -> None:
         old = self.kept.pop(key, None)
         if old is not None:
-            self.kept_bytes -= len(old.image)
+            self.kept_bytes -= len(old.image or b"")
         self.kept[key] = preview
-        self.kept_bytes += len(preview.image)
+        self.kept_bytes += len(preview.image or b"")
+        self._bound()
+
+    def _bound(self) -> None:
         while len(self.kept) > KEPT or self.kept_bytes > KEPT_BYTES:
             _, dropped = self.kept.popitem(last=False)
-            self.kept_bytes -= len(dropped.image)
+            self.kept_bytes -= len(dropped.image or b"")
 
     async def _make_match(self, code: str) -> Preview | None:
         entries = await read_match(self.store, code)
         if entries is None:
             return None
         async with self.slots:
-            return await asyncio.to_thread(_match_preview, code, entries, self.language)
+            facts = await asyncio.to_thread(match_facts, code, entries, self.language)
+        if facts is None:
+            return None
+        return Preview(facts, OVER_SECONDS if facts.over else PLAYING_SECONDS,
+                       time.monotonic())
 
     async def _make_player(self, player: int) -> Preview | None:
         page = await read_player(self.store, player)
         if page is None:
             return None
+        return Preview(player_facts(page, self.language), PLAYER_SECONDS, time.monotonic())
+
+    async def _draw(self, facts: MatchFacts | PlayerFacts) -> bytes:
         async with self.slots:
-            return await asyncio.to_thread(_player_preview, page, self.language)
+            return await asyncio.to_thread(draw, facts)
 
 
-def _match_preview(code: str, entries: Sequence[Entry], language: str) -> Preview | None:
-    facts = match_facts(code, entries, language)
-    if facts is None:
-        return None
-    return Preview(facts, match_image(facts), OVER_SECONDS if facts.over else PLAYING_SECONDS,
-                   time.monotonic())
-
-
-def _player_preview(page: dict[str, Any], language: str) -> Preview:
-    facts = player_facts(page, language)
-    return Preview(facts, player_image(facts), PLAYER_SECONDS, time.monotonic())
+def draw(facts: MatchFacts | PlayerFacts) -> bytes:
+    """The picture of a match's or a player's preview."""
+    return match_image(facts) if isinstance(facts, MatchFacts) else player_image(facts)
 
 
 def tags(title: str, description: str, image: str, kind: str, url: str) -> str:
@@ -246,31 +277,33 @@ def origin_of(request: Request, public_url: str | None) -> str | None:
 
 
 def preview_routes(app: FastAPI, previews: Previews) -> None:
-    """The images the tags name: a match's, a player's, and the card."""
+    """The images the tags name: a match's, a player's, and the card (``HEAD`` too: some
+    apps ask it before they fetch)."""
 
     def png(body: bytes, seconds: int) -> Response:
         return Response(body, media_type="image/png",
                         headers={"Cache-Control": f"public, max-age={seconds}"})
 
-    @app.get(CARD, tags=["previews"], response_class=Response)
+    @app.api_route(CARD, methods=["GET", "HEAD"], tags=["previews"], response_class=Response)
     async def card() -> Response:
         """The Kabès card (a private match's, and any link's with nothing to show)."""
         return png(await previews.card_image(), CARD_SECONDS)
 
-    @app.get(MATCH_IMAGE, tags=["previews"], response_class=Response)
+    @app.api_route(MATCH_IMAGE, methods=["GET", "HEAD"], tags=["previews"],
+                   response_class=Response)
     async def match(code: str) -> Response:
         """A public match at the end of its last finished hand; the card for any other
         code. 429 ``slow_down`` while too many pictures are being drawn."""
-        found = await previews.match(code.upper())
-        if found is None:
+        found = await previews.match_image(code.upper())
+        if found is None or found.image is None:
             return png(await previews.card_image(), PLAYER_SECONDS)
         return png(found.image, found.seconds)
 
-    @app.get(PLAYER_IMAGE.replace("{player}", "{player:id}"), tags=["previews"],
-             response_class=Response)
+    @app.api_route(PLAYER_IMAGE.replace("{player}", "{player:id}"), methods=["GET", "HEAD"],
+                   tags=["previews"], response_class=Response)
     async def player(player: int) -> Response:
         """A player's name and ratings; the card for an id that names nobody."""
-        found = await previews.player(player)
-        if found is None:
+        found = await previews.player_image(player)
+        if found is None or found.image is None:
             return png(await previews.card_image(), PLAYER_SECONDS)
         return png(found.image, found.seconds)
