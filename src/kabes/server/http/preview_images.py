@@ -184,35 +184,53 @@ def draw_line(draw: ImageDraw.ImageDraw, line: Sequence[tuple[int, int]], crossw
         y += tall + size * 0.5
 
 
+def trains_layout(longest: int, trains: int, width: float, height: float
+                  ) -> tuple[float, int]:
+    """The largest short side (at most 40 px) for ``trains`` rows of at most ``longest``
+    tiles in ``width`` x ``height``, and on how many lines (1 to 3) each train is then
+    laid: a long train in a roomy picture wraps rather than shrinks."""
+    pitch = height / max(1, trains)
+    best = (0.0, 1)
+    for lines in (1, 2, 3):
+        per_line = -(-max(1, longest) // lines)
+        size = min(40.0, pitch / (lines * 1.15 + 0.1), width / per_line / 2.1)
+        if size > best[0] + 0.5:
+            best = (size, lines)
+    return best
+
+
 def draw_trains(draw: ImageDraw.ImageDraw, facts: MatchFacts) -> None:
     """The engine, then a row for each train: its owner's name (a marker if marked) and its
-    tiles from the engine outwards."""
+    tiles from the engine outwards, wrapped onto a second or third line if that draws them
+    larger."""
     left, top, right, bottom = BOARD
     trains = facts.trains
     label = 190
     longest = max((len(t.laid) for t in trains), default=0)
-    size = min(40.0, (bottom - top) / max(1, len(trains)) / 1.25,
-               (right - left - label - 60) / max(1, longest) / 2.1)
+    room = right - left - label - 80
+    size, lines = trains_layout(longest, len(trains), room, bottom - top)
+    per_line = -(-max(1, longest) // lines)
     if facts.engine is not None:
         engine = facts.engine
-        tile(draw, engine[0], engine[1], left, (top + bottom) / 2 - size, size, True,
+        tile(draw, engine[0], engine[1], left, (top + bottom) / 2 - 30, 30, True,
              facts.colored)
     pitch = (bottom - top) / max(1, len(trains))
-    text = max(14, min(26, round(pitch * 0.5)))
+    text = max(14, min(26, round(pitch * 0.45)))
     for row, train in enumerate(trains):
-        y = top + row * pitch + (pitch - size) / 2
+        tall = lines * size * 1.15 - size * 0.15
+        y = top + row * pitch + (pitch - tall) / 2
+        middle = top + row * pitch + pitch / 2
         name = facts.public_train if train.owner is None else facts.names[train.owner]
-        x = left + size + 20
-        draw.text((x, y + size / 2), fitted(draw, name, text, label - 40), fill=WHITE,
+        x = left + 50
+        draw.text((x, middle), fitted(draw, name, text, label - 40), fill=WHITE,
                   font=font(text), anchor="lm")
         if train.marked:
-            r = size * 0.22
-            cx = x + label - 28
-            draw.ellipse((cx - r, y + size / 2 - r, cx + r, y + size / 2 + r), fill=ACCENT)
-        x += label
-        for a, b in train.laid:
-            tile(draw, a, b, x, y, size, False, facts.colored)
-            x += 2.1 * size
+            cx = x + label - 24
+            draw.ellipse((cx - 7, middle - 7, cx + 7, middle + 7), fill=ACCENT)
+        for index, (a, b) in enumerate(train.laid):
+            line, place = divmod(index, per_line)
+            tile(draw, a, b, x + label + place * 2.1 * size, y + line * size * 1.15, size,
+                 False, facts.colored)
 
 
 def match_image(facts: MatchFacts) -> bytes:
