@@ -17,9 +17,11 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+import httpx
 import pytest
 from harness import Server, Socket, running, sqlite_url
 from PIL import Image
+from wsclient import ServerProcess
 
 import kabes.server.http.previews as previews_module
 from kabes.match import Match
@@ -306,3 +308,25 @@ async def test_the_cache_keeps_at_most_its_bounds(monkeypatch: pytest.MonkeyPatc
     await previews.player_image(6)
     assert len(previews.kept) <= 2 and previews.kept_bytes <= previews_module.KEPT_BYTES
     assert previews.kept_bytes == sum(len(p.image or b"") for p in previews.kept.values())
+
+
+async def test_kabes_serve_writes_previews_in_its_language_at_its_public_url(
+    tmp_path: Path,
+) -> None:
+    server = ServerProcess(tmp_path, "--workers", "1", "--log-level", "warning",
+                           "--language", "fr", "--public-url", "https://Kabes.Example.org/")
+    try:
+        await server.start()
+        async with httpx.AsyncClient(base_url=server.base, trust_env=False) as http:
+            player = (await http.post("/api/guests", json={"name": EVIL})).json()["player"]
+            page = (await http.get(f"/p/{player}")).text
+            tags = meta(page)
+            assert tags["og:title"] == f"{EVIL} sur Kabès"
+            assert tags["og:description"] == "Pas encore de manche classée."
+            image = f"https://kabes.example.org/api/previews/players/{player}.png"
+            assert tags["og:image"] == image
+            reply = await http.get(image.removeprefix("https://kabes.example.org"))
+            assert reply.headers["cache-control"] == "public, max-age=300"
+            assert_small_png(reply.content)
+    finally:
+        server.kill()
