@@ -13,6 +13,7 @@ import io
 import re
 import secrets
 import sqlite3
+import time
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -192,6 +193,9 @@ async def test_links_are_written_with_the_public_url_and_never_with_a_forged_hos
     async with running(sqlite_url(tmp_path)) as server:
         forged = (await server.http.get("/p/1", headers={"Host": 'evil"><script>'})).text
         assert meta(forged) == {} and "evil" not in forged
+        started = time.monotonic()
+        long = (await server.http.get("/p/1", headers={"Host": "a-" * 5000 + "!"})).text
+        assert meta(long) == {} and time.monotonic() - started < 2
     edge = Edge(rate_limits=False, seats_held=None, public_url="https://kabes.example.org",
                 language="en")
     async with running(sqlite_url(tmp_path), edge=edge) as server:

@@ -11,13 +11,12 @@ name and ratings; a private match, and a code or id that names nothing, shows th
 and nothing else: its head says "Kabès" and names the card, and its image URL answers the
 card's bytes, so that nobody can tell a private match from no match by its preview.
 
-What a stranger can cost is bounded: a preview is made (the store read, the engine's replay,
-the drawing) in a thread, at most :data:`AT_ONCE` at a time and :data:`WAITING` waiting,
-beyond which an image is 429 ``slow_down`` and a head shows the card; the same preview asked
-by many at once is made once; made previews are kept in a cache of at most
-:data:`KEPT` entries and :data:`KEPT_BYTES` bytes, the least recently used going first, and
-sent with ``Cache-Control`` so that the apps and any proxy keep them too. Nothing is kept of a
-code or id that names no public match or player ("Asking costs nothing").
+What a stranger can cost is bounded: the engine's rebuild and the drawing run in threads, at
+most :data:`AT_ONCE` at a time, and at most :data:`WAITING` things are made or wait, beyond
+which an image is 429 ``slow_down`` and a head shows the card; what many ask at once is made
+once; previews are kept (:data:`KEPT` entries, :data:`KEPT_BYTES` bytes, least recently used
+out) and sent with ``Cache-Control``. Nothing is kept for a code or id that names no public
+match or player ("Asking costs nothing").
 
 The absolute address an ``og:image`` needs is ``--public-url`` when given; else the ``Host``
 the request was sent to (its scheme from ``X-Forwarded-Proto`` behind a trusted proxy),
@@ -30,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import logging
 import re
 import time
 from collections import OrderedDict
@@ -60,6 +60,8 @@ from kabes.server.services import STORE_DOWN
 from kabes.server.store.store import Store
 from kabes.words import word
 
+log = logging.getLogger("kabes.previews")
+
 CARD = "/api/previews/kabes.png"
 MATCH_IMAGE = "/api/previews/tables/{code}.png"
 PLAYER_IMAGE = "/api/previews/players/{player}.png"
@@ -67,9 +69,10 @@ PAGES = ("/r/{code}", "/p/{id}")
 """The client's pages whose head carries the tags (a match's replay, a player)."""
 REPLAY = re.compile(r"/r/([A-Za-z0-9_-]{1,32})/?")
 PLAYER = re.compile(r"/p/([A-Za-z0-9_-]{1,32})/?")
-HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}\.?)*|\[[0-9A-Fa-f:.]{2,45}\])"
+HOST = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9.-]{0,252}|\[[0-9A-Fa-f:.]{2,45}\])"
                   r"(?::[0-9]{1,5})?")
-"""A ``Host`` written into a page: a name or an address, and a port; nothing else."""
+"""A ``Host`` written into a page: a name or an address, and a port; nothing else (and no
+nested repetition: a long forged ``Host`` is refused in one pass)."""
 AT_ONCE = 2
 """Previews made at once (threads): the server has other work."""
 WAITING = 16
@@ -158,6 +161,9 @@ class Previews:
                     preview = await self.player(int(player.group(1)))
         except (SlowDown, *STORE_DOWN):
             preview = None  # busy, or the store is away: the card, and the page still loads
+        except Exception:  # a bug in a preview must not keep the page from loading
+            log.exception("no preview for %s", path)
+            preview = None
         if preview is None:
             return tags("Kabès", word("welcome.tagline", self.language), origin + CARD,
                         "website", origin + canonical)
