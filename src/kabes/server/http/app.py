@@ -57,8 +57,9 @@ from kabes.server.http.offline_api import offline_routes
 from kabes.server.http.offline_pack import PACK
 from kabes.server.http.pages import Pages
 from kabes.server.http.phrases_api import phrase_routes
+from kabes.server.http.preview_tags import origin_of
 from kabes.server.http.previews import PAGES as PREVIEWED
-from kabes.server.http.previews import Previews, origin_of, preview_routes
+from kabes.server.http.previews import Previews, preview_routes
 from kabes.server.http.socket_api import socket_routes
 from kabes.server.http.static_files import CompressedStatic
 from kabes.server.http.tournaments_api import tournament_routes

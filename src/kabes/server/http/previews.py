@@ -18,17 +18,13 @@ once; previews are kept (:data:`KEPT` entries, :data:`KEPT_BYTES` bytes, least r
 out) and sent with ``Cache-Control``. Nothing is kept for a code or id that names no public
 match or player ("Asking costs nothing").
 
-The absolute address an ``og:image`` needs is ``--public-url`` when given; else the ``Host``
-the request was sent to (its scheme from ``X-Forwarded-Proto`` behind a trusted proxy),
-written only if it is a plain host and port. A forged ``Host`` can only change the page
-returned to whoever forged it: the page is never stored by the server, and caches key a page
-by its ``Host``.
+The tags themselves, and the origin they are written with, are
+:mod:`kabes.server.http.preview_tags`'s.
 """
 
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 import re
 import time
@@ -37,7 +33,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.responses import Response
 
 from kabes.server.common.limits import Limit, SlowDown
@@ -50,12 +46,11 @@ from kabes.server.http.preview_facts import (
     read_player,
 )
 from kabes.server.http.preview_images import (
-    HEIGHT,
-    WIDTH,
     card_image,
     match_image,
     player_image,
 )
+from kabes.server.http.preview_tags import tags
 from kabes.server.services import STORE_DOWN
 from kabes.server.store.store import Store
 from kabes.words import word
@@ -69,10 +64,6 @@ PAGES = ("/r/{code}", "/p/{id}")
 """The client's pages whose head carries the tags (a match's replay, a player)."""
 REPLAY = re.compile(r"/r/([A-Za-z0-9_-]{1,32})/?")
 PLAYER = re.compile(r"/p/([A-Za-z0-9_-]{1,32})/?")
-HOST = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9.-]{0,252}|\[[0-9A-Fa-f:.]{2,45}\])"
-                  r"(?::[0-9]{1,5})?")
-"""A ``Host`` written into a page: a name or an address, and a port; nothing else (and no
-nested repetition: a long forged ``Host`` is refused in one pass)."""
 AT_ONCE = 2
 """Previews made at once (threads): the server has other work."""
 WAITING = 16
@@ -256,30 +247,6 @@ class Previews:
 def draw(facts: MatchFacts | PlayerFacts) -> bytes:
     """The picture of a match's or a player's preview."""
     return match_image(facts) if isinstance(facts, MatchFacts) else player_image(facts)
-
-
-def tags(title: str, description: str, image: str, kind: str, url: str) -> str:
-    """The head's Open Graph and Twitter tags, every value escaped (names are anyone's)."""
-    pairs = [("og:title", title), ("og:description", description), ("og:image", image),
-             ("og:image:type", "image/png"), ("og:image:width", str(WIDTH)),
-             ("og:image:height", str(HEIGHT)), ("og:type", kind), ("og:url", url),
-             ("og:site_name", "Kabès")]
-    out = [f'<meta property="{p}" content="{html.escape(v, quote=True)}">' for p, v in pairs]
-    out += [f'<meta name="{n}" content="{html.escape(v, quote=True)}">' for n, v in (
-        ("twitter:card", "summary_large_image"), ("twitter:title", title),
-        ("twitter:description", description), ("twitter:image", image))]
-    return "\n  ".join(out) + "\n  "
-
-
-def origin_of(request: Request, public_url: str | None) -> str | None:
-    """The absolute origin links are written with: ``--public-url``, else the request's own
-    (scheme and ``Host``) if the ``Host`` is a plain host and port; None otherwise."""
-    if public_url:
-        return public_url
-    host = request.headers.get("host", "")
-    if not HOST.fullmatch(host):
-        return None
-    return f"{request.url.scheme}://{host.lower()}"
 
 
 def preview_routes(app: FastAPI, previews: Previews) -> None:
