@@ -18,10 +18,12 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
 from harness import Server, Socket, running, sqlite_url
 from PIL import Image
+from stores import Backend, backend_fixture, db_url_fixture  # noqa: F401
 from wsclient import ServerProcess
 
 import kabes.server.http.previews as previews_module
@@ -158,8 +160,18 @@ async def test_a_match_in_play_shows_its_last_finished_hand_not_the_one_in_play(
     assert await image_of(server, again["og:image"]) == between, "the same position"
 
 
-def counts(db: Path) -> dict[str, Any]:
-    """Every table's rows, and each file's digest and modification time."""
+async def counts(backend: Backend) -> dict[str, Any]:
+    """Every table's rows and, for SQLite, each file's digest and modification time."""
+    if not backend.url.startswith("sqlite"):
+        pg = await asyncpg.connect(backend.url.replace("postgresql+asyncpg://",
+                                                       "postgresql://"))
+        try:
+            names = [r[0] for r in await pg.fetch(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+            return {n: int(await pg.fetchval(f'SELECT count(*) FROM "{n}"')) for n in names}
+        finally:
+            await pg.close()
+    db = Path(backend.url.split("///", 1)[1])
     conn = sqlite3.connect(db)
     try:
         names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
@@ -171,10 +183,12 @@ def counts(db: Path) -> dict[str, Any]:
     return {"rows": rows, "files": files}
 
 
-async def test_unknown_codes_and_ids_get_the_card_and_write_nothing(tmp_path: Path) -> None:
-    async with running(sqlite_url(tmp_path)) as server:
+async def test_unknown_codes_and_ids_get_the_card_and_write_nothing(
+    db_url: str, backend: Backend,
+) -> None:
+    async with running(db_url) as server:
         card = await image_of(server, f"http://test{CARD}")
-        before = counts(tmp_path / "kabes.sqlite3")
+        before = await counts(backend)
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         for path in (f"/r/{code}", f"/r/{code.lower()}", "/r/not-a-code-at-all",
                      "/p/123456", "/p/x"):
@@ -184,7 +198,8 @@ async def test_unknown_codes_and_ids_get_the_card_and_write_nothing(tmp_path: Pa
             assert await image_of(server, f"http://test{path}") == card
         assert (await server.http.get("/api/previews/players/x.png")).status_code == 404
         assert server.app.state.previews.kept == {}, "nothing kept in memory"
-        assert counts(tmp_path / "kabes.sqlite3") == before
+        assert server.app.state.services.hub.tables == {}, "no table loaded"
+        assert await counts(backend) == before
 
 
 async def test_links_are_written_with_the_public_url_and_never_with_a_forged_host(
