@@ -349,3 +349,15 @@ async def test_kabes_serve_writes_previews_in_its_language_at_its_public_url(
             assert_small_png(reply.content)
     finally:
         server.kill()
+
+
+async def test_a_public_table_not_yet_started_shows_its_players_and_no_tiles(
+    server: Server,
+) -> None:
+    _, token = await server.guest("Roselène")
+    code = (await server.open_table(token, variant="mexican-train", players=4, public=True,
+                                    computers={"1": "expert"}))["code"]
+    tags = meta((await server.http.get(f"/r/{code}")).text)
+    assert tags["og:description"] == "Yon pati Tren meksiken sou Kabès."
+    assert "Roselène" in tags["og:title"] and tags["og:image"].endswith("?h=0")
+    assert_small_png(await image_of(server, tags["og:image"]))
