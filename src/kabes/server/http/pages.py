@@ -28,6 +28,9 @@ app.js runs before the page's own modules arrive) and, for a table, its summary,
 socket opens while the rest downloads; the catalogs; the welcome (app.js's own ``import()``:
 the first screen of a visitor not yet named, on any path); then the page's graph.
 
+A shared link's page (``/r/CODE``, ``/p/ID``) also carries, right after its title, the Open
+Graph tags of its preview (kabes.server.http.previews), given to :meth:`Pages.html`.
+
 The graph and each page are computed once per process (the files do not change while it
 runs; a developer editing a module restarts the server to preload the new graph, and the page
 works meanwhile, only a little slower).
