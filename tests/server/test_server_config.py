@@ -65,6 +65,8 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "api_docs": ("yes", True),
     "searches_waiting": ("2", 2),
     "offline_pack": ("/srv/kabes/offline", "/srv/kabes/offline"),
+    "language": ("fr", "fr"),
+    "public_url": ("https://kabes.example.org", "https://kabes.example.org"),
 }
 """A variable's text for each field, and the value it must give (never the default)."""
 ENVIRONMENT = {about(name).variable: text for name, (text, _) in SAMPLES.items()}

@@ -227,6 +227,8 @@ def serve(
     api_docs: Annotated[bool, _setting("api_docs")] = SERVE.api_docs,
     searches_waiting: Annotated[int, _setting("searches_waiting")] = SERVE.searches_waiting,
     offline_pack: Annotated[str | None, _setting("offline_pack")] = SERVE.offline_pack,
+    language: Annotated[str, _setting("language")] = SERVE.language,
+    public_url: Annotated[str | None, _setting("public_url")] = SERVE.public_url,
 ) -> None:
     """Serve tables online: the API, the table socket and the web client. Every option has
     a KABES_* environment variable (docs/server.md); a flag beats its variable."""

@@ -18,6 +18,7 @@ from typing import Any, Final, get_type_hints
 from kabes.ai.review import REVIEW_BUDGET
 from kabes.server.common.proxies import LOOPBACK, TrustedProxies
 from kabes.table.state import Timing
+from kabes.words import LANGUAGES
 
 PREFIX: Final = "kabes:"
 """The default prefix of every key and channel (``--redis-prefix``)."""
@@ -29,6 +30,8 @@ TRUE: Final = frozenset({"1", "true", "yes", "on"})
 """How an environment variable says yes to a switch (case ignored)."""
 FALSE: Final = frozenset({"0", "false", "no", "off"})
 """How an environment variable says no to a switch (case ignored)."""
+DEFAULT_LANGUAGE: Final = "ht"
+"""The server's default language (``--language``): Kreyòl, Kabès's first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +80,9 @@ class Settings:
 class Edge:
     """What the HTTP and socket edge lets strangers do (PROTOCOL.md, "Safe for strangers"):
     whether the rate limits hold, which other sites' pages may open the table socket, the
-    secret that opens /metrics to another machine, whose X-Forwarded-For is believed, and
-    whether the API's documentation pages are served."""
+    secret that opens /metrics to another machine, whose X-Forwarded-For is believed,
+    whether the API's documentation pages are served, and how a shared link's preview is
+    written (its address and language: kabes.server.http.previews)."""
 
     rate_limits: bool = True
     origins: frozenset[str] = frozenset()
@@ -101,6 +105,11 @@ class Edge:
     """Seats a player may hold at once at tables waiting to start (kabes.server.table.seat_holds);
     None: no cap (in-process tests that open many tables with one guest). ``--seats-held``
     (3, as PROTOCOL.md says); ``--rate-limits off`` leaves it on."""
+    public_url: str | None = None
+    """The origin people reach the server at (``https://kabes.example.org``), for the absolute
+    addresses of previews; None: the request's own ``Host``, if plain."""
+    language: str = DEFAULT_LANGUAGE
+    """The language of what the server writes for people itself (previews of links)."""
 
 
 ORIGIN: Final = re.compile(r"https?://[a-z0-9.\-\[\]:]+")
@@ -256,6 +265,14 @@ class ServerConfig:
         None, "Folder of the offline pack (Pyodide and the engine, for play with no network: "
         "docs/offline.md), served under /offline/; where it holds none the page offers no "
         "offline play.", unset="offline/pack in the source tree, built by ./scripts/setup")
+    language: str = setting(
+        DEFAULT_LANGUAGE, "Language of the words the server writes itself: the titles, "
+        "descriptions and pictures of shared links' previews (one of "
+        f"{', '.join(LANGUAGES)}).", choices=LANGUAGES)
+    public_url: str | None = setting(
+        None, "The address people reach this server at (https://kabes.example.org), written in "
+        "the previews of shared links (og:image, og:url), which must be absolute.",
+        unset="the Host each request was sent to, if a plain host and port")
 
     def __post_init__(self) -> None:
         """Refuse a value a setting cannot have, so a bad configuration stops at start."""
@@ -275,6 +292,10 @@ class ServerConfig:
             TrustedProxies.parse(self.trusted_proxies)
         except ValueError as err:
             raise ConfigError("trusted_proxies", str(err)) from None
+        if self.public_url is not None and not ORIGIN.fullmatch(
+                self.public_url.rstrip("/").lower()):
+            raise ConfigError("public_url", f"{self.public_url!r} is not an address "
+                              "(https://HOST or http://HOST:PORT, no path)")
         for origin in self.edge.origins:
             if not ORIGIN.fullmatch(origin):
                 raise ConfigError("allow_origin", f"{origin!r} is not an origin "
@@ -296,7 +317,10 @@ class ServerConfig:
                     link_codes_per_network=self.link_codes_per_network,
                     wrong_link_codes_per_minute=self.wrong_link_codes_per_minute,
                     proxies=TrustedProxies.parse(self.trusted_proxies),
-                    api_docs=self.api_docs, seats_held=self.seats_held)
+                    api_docs=self.api_docs, seats_held=self.seats_held,
+                    public_url=(self.public_url.rstrip("/").lower() if self.public_url
+                                else None),
+                    language=self.language)
 
     def table(self, workers: int, review_searches: int) -> Settings:
         """The tables' settings once the worker pool's size is known."""

@@ -57,6 +57,9 @@ from kabes.server.http.offline_api import offline_routes
 from kabes.server.http.offline_pack import PACK
 from kabes.server.http.pages import Pages
 from kabes.server.http.phrases_api import phrase_routes
+from kabes.server.http.preview_tags import origin_of
+from kabes.server.http.previews import PAGES as PREVIEWED
+from kabes.server.http.previews import Previews, preview_routes
 from kabes.server.http.socket_api import socket_routes
 from kabes.server.http.static_files import CompressedStatic
 from kabes.server.http.tournaments_api import tournament_routes
@@ -164,7 +167,10 @@ def create_app(
     offline_routes(app, offline or PACK)
     socket_routes(app, services)
     _operations(app, services)
-    _pages(app)
+    previews = Previews(services.store, edge.language)
+    app.state.previews = previews
+    preview_routes(app, previews)
+    _pages(app, previews, edge)
     return app
 
 
@@ -353,7 +359,7 @@ def _operations(app: FastAPI, services: Services) -> None:
                         media_type=CONTENT_TYPE_LATEST)
 
 
-def _pages(app: FastAPI) -> None:
+def _pages(app: FastAPI, previews: Previews, edge: Edge) -> None:
     index = WEB / "index.html"
     if not index.exists():
         return
@@ -365,11 +371,15 @@ def _pages(app: FastAPI) -> None:
     async def page(request: Request) -> Response:
         """The one page, naming what its first visit needs (pages.py): the client routes
         these paths itself."""
-        body = pages.html(request.url.path, request.headers.get("accept-language", ""))
+        path = request.url.path
+        tags = await previews.head(path, origin_of(request, edge.public_url))
+        body = pages.html(path, request.headers.get("accept-language", ""), tags)
         return Response(body, media_type="text/html", headers={
             "Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
-    for path in pages.paths:  # the client's one list of pages (web/pages.js)
+    # The client's one list of pages (web/pages.js), and the pages a shared link opens
+    # (their head has its preview) even before the client lists them.
+    for path in dict.fromkeys([*pages.paths, *PREVIEWED]):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     worker = WEB / "sw.js"

@@ -28,6 +28,9 @@ app.js runs before the page's own modules arrive) and, for a table, its summary,
 socket opens while the rest downloads; the catalogs; the welcome (app.js's own ``import()``:
 the first screen of a visitor not yet named, on any path); then the page's graph.
 
+A shared link's page (``/r/CODE``, ``/p/ID``) also carries, right after its title, the Open
+Graph tags of its preview (kabes.server.http.previews), given to :meth:`Pages.html`.
+
 The graph and each page are computed once per process (the files do not change while it
 runs; a developer editing a module restarts the server to preload the new graph, and the page
 works meanwhile, only a little slower).
@@ -195,10 +198,14 @@ class Pages:
         self.paths = [page.path for page in self.pages]
         """The paths the server answers with the page (FastAPI's syntax, as pages.js)."""
 
-    def html(self, path: str, accept_language: str) -> bytes:
-        """The page at ``path`` for a browser that sends ``accept_language``."""
+    def html(self, path: str, accept_language: str, tags: str = "") -> bytes:
+        """The page at ``path`` for a browser that sends ``accept_language``; ``tags``
+        (a link's preview: kabes.server.http.previews) go right after its title, early in
+        the head, where every app that reads a link's page looks for them."""
         before, after = self._html(page_at(self.pages, path),
                                    language(accept_language, self.languages))
+        if tags:
+            before = before.replace(b"</title>\n  ", b"</title>\n  " + tags.encode(), 1)
         table = TABLE_PATH.fullmatch(path)
         if table is None or table.group(1).startswith(LOCAL_PREFIX):
             return before + after  # a table on the phone (issue 26) has no summary here
