@@ -1,0 +1,121 @@
+"""A player's page (PROTOCOL.md, "Players, replays and rankings"): each match keeps whether
+it was at a public table, whether it was abandoned, its scores and who sat where; each
+tournament its variant and host's name; and who entered which tournament, with their place
+once it is over.
+
+The matches and tournaments kept before are filled in from what the store already holds: a
+table's ``created`` entry says whether it was public, a record's result whether it was
+abandoned and its scores, a tournament's ``created`` entry its variant and host, its
+``entered`` entries who entered. (Places of tournaments over before this are not worked out:
+they show without one; who sat where is read from the match's players instead.)
+
+Revision ID: 0009
+Revises: 0008
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0009"
+down_revision = "0008"
+
+AT_ONCE = 500
+"""Rows updated in one statement while filling in."""
+
+
+def upgrade() -> None:
+    """Add the columns and the table, then fill them in from the logs and records."""
+    with op.batch_alter_table("matches") as batch:
+        batch.add_column(sa.Column("public", sa.Boolean, nullable=False,
+                                   server_default=sa.false()))
+        batch.add_column(sa.Column("abandoned", sa.Boolean, nullable=False,
+                                   server_default=sa.false()))
+        batch.add_column(sa.Column("scores", sa.Text, nullable=True))
+        batch.add_column(sa.Column("seats", sa.Text, nullable=True))
+    with op.batch_alter_table("tournaments") as batch:
+        batch.add_column(sa.Column("variant", sa.String(32), nullable=True))
+        batch.add_column(sa.Column("host_name", sa.String(64), nullable=True))
+    op.create_table(
+        "tournament_players",
+        sa.Column("tournament", sa.String(16), primary_key=True),
+        sa.Column("player", sa.Integer, primary_key=True),
+        sa.Column("place", sa.Integer, nullable=True),
+        sa.Column("entrants", sa.Integer, nullable=True),
+    )
+    op.create_index("ix_tournament_players_player", "tournament_players", ["player"])
+    _fill(op.get_bind())
+
+
+def _fill(conn: sa.Connection) -> None:
+    matches = sa.table("matches", sa.column("code"), sa.column("record"),
+                       sa.column("public"), sa.column("abandoned"), sa.column("scores"))
+    events = sa.table("table_events", sa.column("code"), sa.column("seq"), sa.column("data"))
+    public = [str(code) for code, data in conn.execute(
+        sa.select(events.c.code, events.c.data)
+        .select_from(events.join(matches, matches.c.code == events.c.code))
+        .where(events.c.seq == 1))
+        if _json(data).get("public") is True]
+    for start in range(0, len(public), AT_ONCE):
+        conn.execute(matches.update().where(matches.c.code.in_(public[start:start + AT_ONCE]))
+                     .values(public=True))
+    ended = []
+    for code, record in conn.execute(sa.select(matches.c.code, matches.c.record)
+                                     .where(matches.c.record.is_not(None))):
+        result = _json(record).get("result")
+        if isinstance(result, dict):
+            scores = result.get("scores")
+            ended.append({"key": code, "abandoned": result.get("abandoned") is True,
+                          "scores": json.dumps(scores) if isinstance(scores, list) else None})
+    if ended:
+        conn.execute(matches.update().where(matches.c.code == sa.bindparam("key"))
+                     .values(abandoned=sa.bindparam("abandoned"),
+                             scores=sa.bindparam("scores")), ended)
+    tournaments = sa.table("tournaments", sa.column("id"), sa.column("variant"),
+                           sa.column("host_name"))
+    logs = sa.table("tournament_events", sa.column("tournament"), sa.column("seq"),
+                    sa.column("kind"), sa.column("data"))
+    made = []
+    entered: dict[tuple[str, int], dict[str, Any]] = {}
+    for tid, kind, data in conn.execute(
+            sa.select(logs.c.tournament, logs.c.kind, logs.c.data)
+            .where(logs.c.kind.in_(("created", "entered")))):
+        found = _json(data)
+        if kind == "created":
+            made.append({"key": tid, "variant": found.get("variant"),
+                         "host_name": found.get("name")})
+        elif isinstance(found.get("player"), int):
+            entered[tid, found["player"]] = {"tournament": tid, "player": found["player"]}
+    if made:
+        conn.execute(tournaments.update().where(tournaments.c.id == sa.bindparam("key"))
+                     .values(variant=sa.bindparam("variant"),
+                             host_name=sa.bindparam("host_name")), made)
+    if entered:
+        players = sa.table("tournament_players", sa.column("tournament"), sa.column("player"))
+        conn.execute(players.insert(), list(entered.values()))
+
+
+def _json(text: Any) -> dict[str, Any]:
+    try:
+        found = json.loads(text)
+    except (TypeError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def downgrade() -> None:
+    """Drop them (what they held is in the logs and records still)."""
+    op.drop_index("ix_tournament_players_player", "tournament_players")
+    op.drop_table("tournament_players")
+    with op.batch_alter_table("tournaments") as batch:
+        batch.drop_column("host_name")
+        batch.drop_column("variant")
+    with op.batch_alter_table("matches") as batch:
+        batch.drop_column("seats")
+        batch.drop_column("scores")
+        batch.drop_column("abandoned")
+        batch.drop_column("public")
