@@ -305,6 +305,8 @@ async def test_the_migration_fills_in_a_database_kept_before_it(backend: Backend
     finally:
         await again.close()
     assert after is not None and stranger is not None and bos is not None
+    assert [m["code"] for m in after["matches"]] == [m["code"] for m in before["matches"]] == [
+        "PRIVATM", "PUBLICM"], "newest first, by the start each player's row is given"
     by_code = {m["code"]: m for m in after["matches"]}
     assert by_code["PUBLICM"]["public"] is True and by_code["PRIVATM"]["public"] is False
     assert by_code["PUBLICM"]["result"] == "won"

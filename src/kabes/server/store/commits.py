@@ -234,7 +234,8 @@ def _carry_out(work: _Commit, effect: Effect, now: float) -> None:
             seats=None if effect.seats is None else _JSON(effect.seats).decode()))
         if effect.people:
             conn.execute(match_players.insert(), [
-                {"code": effect.code, "seat": seat, "player": player, "won": False}
+                {"code": effect.code, "seat": seat, "player": player, "won": False,
+                 "started_at": now}
                 for seat, player in effect.people
             ])
     elif isinstance(effect, HandRated):

@@ -47,15 +47,20 @@ async def player_page(conn: AsyncConnection, player: int, own: bool) -> dict[str
                   ratings.c.hands_won, ratings.c.matches, ratings.c.matches_won)
         .where(ratings.c.player == player)
     )).all()
-    played = (await conn.execute(
-        sa.select(matches.c.code, matches.c.variant, matches.c.finished,
-                  match_players.c.won, matches.c.started_at, matches.c.public,
-                  matches.c.abandoned, matches.c.scores, matches.c.seats,
-                  match_players.c.seat)
-        .join(match_players, match_players.c.code == matches.c.code)
+    # The newest matches from the index of (player, start) alone, then their rows.
+    newest = (
+        sa.select(match_players.c.code, match_players.c.won, match_players.c.seat,
+                  match_players.c.started_at)
         .where(match_players.c.player == player)
-        .order_by(matches.c.started_at.desc())
+        .order_by(match_players.c.started_at.desc())
         .limit(MATCHES_SHOWN)
+    ).subquery()
+    played = (await conn.execute(
+        sa.select(newest.c.code, matches.c.variant, matches.c.finished, newest.c.won,
+                  matches.c.started_at, matches.c.public, matches.c.abandoned,
+                  matches.c.scores, matches.c.seats, newest.c.seat)
+        .join(matches, matches.c.code == newest.c.code)
+        .order_by(newest.c.started_at.desc())
     )).all()
     history = await history_of(conn, player)
     unseated = [str(m[0]) for m in played if m[8] is None]

@@ -69,7 +69,11 @@ match_players = sa.Table(
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("player", sa.Integer, nullable=False, index=True),
     sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("started_at", sa.Float, nullable=False, server_default="0"),
+    sa.Index("ix_match_players_player_started", "player", "started_at"),
 )
+"""Who sat in each match; ``started_at`` is the match's (as ``matches``'), so that a
+player's newest matches are read from the index alone (kabes.server.store.players)."""
 
 ratings = sa.Table(
     "ratings",

@@ -1,5 +1,6 @@
 """A player's page (PROTOCOL.md, "Players, replays and rankings"): each match keeps whether
-it was at a public table, whether it was abandoned, its scores and who sat where; each
+it was at a public table, whether it was abandoned, its scores and who sat where, and each
+of its players its start (a player's newest matches read from one index); each
 tournament its variant and host's name; and who entered which tournament, with their place
 once it is over.
 
@@ -37,6 +38,11 @@ def upgrade() -> None:
                                    server_default=sa.false()))
         batch.add_column(sa.Column("scores", sa.Text, nullable=True))
         batch.add_column(sa.Column("seats", sa.Text, nullable=True))
+    with op.batch_alter_table("match_players") as batch:
+        batch.add_column(sa.Column("started_at", sa.Float, nullable=False,
+                                   server_default="0"))
+    op.create_index("ix_match_players_player_started", "match_players",
+                    ["player", "started_at"])
     with op.batch_alter_table("tournaments") as batch:
         batch.add_column(sa.Column("variant", sa.String(32), nullable=True))
         batch.add_column(sa.Column("host_name", sa.String(64), nullable=True))
@@ -52,6 +58,10 @@ def upgrade() -> None:
 
 
 def _fill(conn: sa.Connection) -> None:
+    conn.execute(sa.text(
+        "UPDATE match_players SET started_at = (SELECT matches.started_at FROM matches "
+        "WHERE matches.code = match_players.code) "
+        "WHERE EXISTS (SELECT 1 FROM matches WHERE matches.code = match_players.code)"))
     matches = sa.table("matches", sa.column("code"), sa.column("record"),
                        sa.column("public"), sa.column("abandoned"), sa.column("scores"))
     events = sa.table("table_events", sa.column("code"), sa.column("seq"), sa.column("data"))
@@ -114,6 +124,9 @@ def downgrade() -> None:
     with op.batch_alter_table("tournaments") as batch:
         batch.drop_column("host_name")
         batch.drop_column("variant")
+    op.drop_index("ix_match_players_player_started", "match_players")
+    with op.batch_alter_table("match_players") as batch:
+        batch.drop_column("started_at")
     with op.batch_alter_table("matches") as batch:
         batch.drop_column("seats")
         batch.drop_column("scores")
