@@ -83,8 +83,7 @@ function matchRow(match, nav) {
   const parts = [
     h("span", { class: "match-main" },
       h("span", { class: "match-variant" }, variantName(match.variant)),
-      h("span", { class: "match-who" }, others)),
-    h("span", { class: "match-date num" }, started),
+      h("span", { class: "match-sub" }, h("span", { class: "match-who" }, others), h("span", { class: "match-date num" }, started))),
     h("span", { class: "match-score num", "data-score": score }, score),
     h("span", { class: `match-outcome ${word}`, "data-outcome": word }, t(`player.${word}`)),
   ];
@@ -101,8 +100,9 @@ function tournamentRow(tour, nav) {
   const parts = [
     h("span", { class: "match-main" },
       h("span", { class: "match-variant" }, t("tour.title", { variant: variantName(tour.variant) })),
-      h("span", { class: "match-who" }, tour.host_name ? t("player.hosted_by", { name: tour.host_name }) : "")),
-    h("span", { class: "match-date num" }, tour.created ? new Date(tour.created * 1000).toLocaleDateString() : ""),
+      h("span", { class: "match-sub" },
+        h("span", { class: "match-who" }, tour.host_name ? t("player.hosted_by", { name: tour.host_name }) : ""),
+        h("span", { class: "match-date num" }, tour.created ? new Date(tour.created * 1000).toLocaleDateString() : ""))),
     h("span", { class: "tour-place num", "data-place": placed ? String(tour.place) : "" }, state),
   ];
   const inner = tour.id
