@@ -25,8 +25,8 @@ from alembic import op
 revision = "0009"
 down_revision = "0008"
 
-AT_ONCE = 500
-"""Rows updated in one statement while filling in."""
+AT_ONCE = 1000
+"""Matches read, and updated in one statement, at a time while filling in."""
 
 
 def upgrade() -> None:
@@ -65,26 +65,31 @@ def _fill(conn: sa.Connection) -> None:
     matches = sa.table("matches", sa.column("code"), sa.column("record"),
                        sa.column("public"), sa.column("abandoned"), sa.column("scores"))
     events = sa.table("table_events", sa.column("code"), sa.column("seq"), sa.column("data"))
-    public = [str(code) for code, data in conn.execute(
-        sa.select(events.c.code, events.c.data)
-        .select_from(events.join(matches, matches.c.code == events.c.code))
-        .where(events.c.seq == 1))
-        if _json(data).get("public") is True]
-    for start in range(0, len(public), AT_ONCE):
-        conn.execute(matches.update().where(matches.c.code.in_(public[start:start + AT_ONCE]))
-                     .values(public=True))
-    ended = []
-    for code, record in conn.execute(sa.select(matches.c.code, matches.c.record)
-                                     .where(matches.c.record.is_not(None))):
-        result = _json(record).get("result")
-        if isinstance(result, dict):
+    # Page by code, a thousand matches at a time: a store of millions of matches is filled
+    # in without holding their records (or even their codes) all at once.
+    last = ""
+    while True:
+        rows = conn.execute(
+            sa.select(matches.c.code, matches.c.record, events.c.data)
+            .select_from(matches.outerjoin(
+                events, sa.and_(events.c.code == matches.c.code, events.c.seq == 1)))
+            .where(matches.c.code > last).order_by(matches.c.code).limit(AT_ONCE)).all()
+        if not rows:
+            break
+        last = str(rows[-1][0])
+        filled = []
+        for code, record, created in rows:
+            result = _json(record).get("result") if record is not None else None
+            result = result if isinstance(result, dict) else {}
             scores = result.get("scores")
-            ended.append({"key": code, "abandoned": result.get("abandoned") is True,
-                          "scores": json.dumps(scores) if isinstance(scores, list) else None})
-    if ended:
+            filled.append({
+                "key": code, "public": _json(created).get("public") is True,
+                "abandoned": result.get("abandoned") is True,
+                "scores": json.dumps(scores) if isinstance(scores, list) else None})
         conn.execute(matches.update().where(matches.c.code == sa.bindparam("key"))
-                     .values(abandoned=sa.bindparam("abandoned"),
-                             scores=sa.bindparam("scores")), ended)
+                     .values(public=sa.bindparam("public"),
+                             abandoned=sa.bindparam("abandoned"),
+                             scores=sa.bindparam("scores")), filled)
     tournaments = sa.table("tournaments", sa.column("id"), sa.column("variant"),
                            sa.column("host_name"))
     logs = sa.table("tournament_events", sa.column("tournament"), sa.column("seq"),
