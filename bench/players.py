@@ -2,7 +2,8 @@
 rating history, on a real server.
 
 Fills a fresh SQLite file through the store (its migrations), then bulk: one player with
-``--matches`` matches (finished, each with a record of about 2 KB and an opponent) and, in
+``--matches`` matches (finished, each with a record of about 2 KB, an opponent, its seats and
+scores, half of them public), ``--tournaments`` tournaments entered, each over with a place, and, in
 ``--variants`` variants, the rating history the store leaves after two years of daily play
 (``--days``): one point a day before the latest 100 points, and the latest 100 whole (what
 ``kabes.server.store.history`` keeps however many hands were played). Then starts ``kabes
@@ -16,7 +17,7 @@ CPU-second, and Kabès's fastline) measured after the run, each on a line of its
 Goal: p50 under 50 ms at the server.
 
 Run: .venv/bin/python bench/players.py [--matches 10000] [--days 730] [--variants 3]
-                                       [--requests 200]
+                                       [--tournaments 200] [--requests 200]
 """
 
 from __future__ import annotations
@@ -33,7 +34,14 @@ import httpx
 
 from kabes.rules import VARIANTS
 from kabes.server.store.history import DAY_SECONDS, KEPT_WHOLE, day_of
-from kabes.server.store.schema import match_players, matches, rating_history, ratings
+from kabes.server.store.schema import (
+    match_players,
+    matches,
+    rating_history,
+    ratings,
+    tournament_players,
+    tournaments,
+)
 from kabes.server.store.store import Store
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -59,11 +67,24 @@ async def fill(url: str, args: argparse.Namespace) -> int:
             rows = [{"code": f"B{n:06d}", "variant": variants[n % len(variants)], "players": 2,
                      "rated": True, "started_at": now - (args.matches - n) * step,
                      "finished_at": now - (args.matches - n) * step + 600, "finished": True,
-                     "record": RECORD} for n in range(args.matches)]
+                     "record": RECORD, "public": n % 2 == 0, "abandoned": n % 17 == 0,
+                     "scores": json.dumps([100 + n % 50, n % 100]),
+                     "seats": json.dumps([[player, "Roselène"], [rival, "Wilner"]])}
+                    for n in range(args.matches)]
             await conn.execute(matches.insert(), rows)
             await conn.execute(match_players.insert(), [
-                {"code": r["code"], "seat": seat, "player": who, "won": seat == n % 2}
+                {"code": r["code"], "seat": seat, "player": who, "won": seat == n % 2,
+                 "started_at": r["started_at"]}
                 for n, r in enumerate(rows) for seat, who in ((0, player), (1, rival))])
+            if args.tournaments:
+                await conn.execute(tournaments.insert(), [
+                    {"id": f"T{n:07d}", "host": rival, "public": n % 2 == 0, "status": "over",
+                     "created_at": now - n * DAY_SECONDS, "updated_at": now - n * DAY_SECONDS,
+                     "variant": variants[n % len(variants)], "host_name": "Wilner"}
+                    for n in range(args.tournaments)])
+                await conn.execute(tournament_players.insert(), [
+                    {"tournament": f"T{n:07d}", "player": player, "place": 1 + n % 8,
+                     "entrants": 8} for n in range(args.tournaments)])
             for variant in variants:
                 await conn.execute(ratings.insert().values(
                     player=player, variant=variant, mu=30.0, sigma=2.0, hands=20_000,
@@ -99,6 +120,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=10_000)
     parser.add_argument("--days", type=int, default=730)
     parser.add_argument("--variants", type=int, default=3)
+    parser.add_argument("--tournaments", type=int, default=200)
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--yardstick-seconds", type=float, default=3.0)
     args = parser.parse_args()
@@ -123,7 +145,8 @@ def main() -> None:
         finally:
             server.kill()
         local = asyncio.run(in_process(url, player, args.requests))
-    print(f"GET /api/players/{{id}}, {args.matches} matches (200 shown), {args.variants} "
+    print(f"GET /api/players/{{id}}, {args.matches} matches (200 shown), {args.tournaments} "
+          f"tournaments (50 shown), {args.variants} "
           f"variants x {args.days} days of history ({points} points), {size} bytes: "
           f"p50 {percentile(seconds, 0.5) * 1000:.1f} ms p99 "
           f"{percentile(seconds, 0.99) * 1000:.1f} ms over HTTP on 127.0.0.1 (goal < 50 ms)")

@@ -71,4 +71,9 @@ def test_four_people_play_a_partnership_match_by_link(
     for page in pages:
         page.wait_for_selector(".match-over")
         assert page.locator("[data-action=play-again]").count() == 1
+        # The others' names at the match's end open their pages (one's own is no link).
+        names = page.locator(".match-over .hand-up .seat-name a.player-link")
+        assert names.count() == 3
+        assert len({h for h in names.evaluate_all(
+            "(els) => els.map((e) => e.getAttribute('href'))") if h.startswith("/p/")}) == 3
     assert not js_errors

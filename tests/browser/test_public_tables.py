@@ -137,6 +137,15 @@ def test_strangers_meet_watch_and_talk(server: str, new_page: Any, js_errors: li
         w.wait_for_selector(".results .hands-up")
         assert w.locator(".results .hand-up").count() == 4
         assert w.locator("[data-action=next-hand]").count() == 0
+        # Every person's name at the hand's end opens their page, in a new tab.
+        links = w.locator(".results .hand-up .seat-name a.player-link")
+        assert links.count() == 4
+        assert all(href.startswith("/p/") for href in links.evaluate_all(
+            "(els) => els.map((e) => e.getAttribute('href'))"))
+        assert links.first.get_attribute("target") == "_blank"
+        seated = w.locator(".seat .seat-name a.player-link").evaluate_all(
+            "(els) => els.map((e) => e.getAttribute('href'))")
+        assert len(set(seated)) == 4, "a watcher's seats name their people with links"
     looked_at(watchers[0], "watched-end-en-360")
     # The watchers' count reaches the seats with the table's next update (a watcher coming
     # sends the seats nothing).

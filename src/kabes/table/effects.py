@@ -29,6 +29,10 @@ class MatchStarted:
     people: list[tuple[int, int]]
     """(seat, player) for every person."""
     rated: bool
+    public: bool = False
+    """Played at a public table: its code may be shown on its players' pages."""
+    seats: list[tuple[int | None, str | None]] | None = None
+    """(player, name) of every seat in order; (None, None) for a computer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +44,14 @@ class HandRated:
     teams: list[list[int]]
     ranks: list[int]
     won: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchScored:
+    """A hand of a match ended: each party's score now (the players' pages show it)."""
+
+    code: str
+    scores: list[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,4 +75,4 @@ class SeatsFreed:
     players: list[int] | None
 
 
-Effect = TableStatus | MatchStarted | HandRated | MatchFinished | SeatsFreed
+Effect = TableStatus | MatchStarted | HandRated | MatchScored | MatchFinished | SeatsFreed

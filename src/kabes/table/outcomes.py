@@ -19,6 +19,7 @@ from kabes.table.effects import (
     Effect,
     HandRated,
     MatchFinished,
+    MatchScored,
     MatchStarted,
     SeatsFreed,
     TableStatus,
@@ -46,14 +47,19 @@ def effects_of(
             effects.append(SeatsFreed(state.code, [int(entry.data["player"])]))
     if entry.kind == "started":
         people = [(n, s.player) for n, s in enumerate(state.seats) if s and s.player is not None]
+        seats: list[tuple[int | None, str | None]] = [
+            (s.player, s.name) if s is not None and s.person else (None, None)
+            for s in state.seats]
         effects.append(MatchStarted(state.code, state.variant, state.players, people,
-                                    state.people_only))
+                                    state.people_only, state.public, seats))
     match = state.match
     if match is None:
         return effects
     ended = [e for e in events if isinstance(e, HandEnded)]
     if ended and state.people_only and real_play(state, len(match.log)):
         effects += [rating(state, e) for e in ended]
+    if ended and not match.over:  # the end of a match keeps its scores with its record
+        effects.append(MatchScored(state.code, list(match.state.scores)))
     if match.over and before != Status.OVER:
         result = match.current_result()
         players = [s.player if s else None for s in state.seats]

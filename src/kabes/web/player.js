@@ -1,8 +1,10 @@
 // player.js — a player's page (/p/ID; UI.md, "A place that remembers"): the name large, one card
 // per variant played with the rating big, a line chart of its history (an SVG drawn here,
-// data-chart="rating", a point per entry of GET /api/players/{id}'s "history") and the
-// matches played and won; then the recent matches, each a row saying won, lost or abandoned
-// in words, opening its replay (/r/CODE) where the page knows its code. One's own page (the
+// data-chart="rating", a point per entry of GET /api/players/{id}'s "history") and the hands
+// and matches played and won (its "stats"); then the recent matches, each a row (variant,
+// partners and opponents, score, and won, lost, abandoned or in play in words) opening its
+// replay (/r/CODE) where the page knows its code (a public match's for anyone); then the
+// tournaments entered and their places, each opening its page (/c/ID). One's own page (the
 // stored token is that player's) shows every match with its code, private ones included, and
 // the phone settings: "Use Kabès on another phone" (link.js) and "Log out on every phone"
 // (POST /api/me/logout {"everywhere": true}).
@@ -37,33 +39,74 @@ export function ratingChart(points, label) {
   return chart;
 }
 
-/** A match's outcome in words: won, lost, or abandoned (ended without being finished). */
+/** A match's outcome as the server words it: won, lost, abandoned, or playing (in play); from
+ * the older fields where it does not say. */
 export function outcome(match) {
+  if (match.result) return match.result;
   if (match.won) return "won";
   return match.finished ? "lost" : "abandoned";
 }
 
-function variantCard(variant, rating, points, played) {
-  const won = played.filter((m) => m.won).length;
+/** Hands and matches played and won in one variant: the server's counts ("stats": rated play),
+ * else the matches listed here. */
+function counts(stats, played) {
+  if (stats) return stats;
+  const over = played.filter((m) => outcome(m) === "won" || outcome(m) === "lost");
+  return { hands: null, hands_won: null, matches: over.length, matches_won: over.filter((m) => m.won).length };
+}
+
+function variantCard(variant, rating, points, stats, played) {
+  const c = counts(stats, played);
   const name = variantName(variant);
   return h("section", { class: "card player-variant", "data-variant": variant },
     h("h2", {}, name),
     h("p", { class: "player-rating num", "data-rating": String(rating ?? "") }, rating === undefined ? "–" : String(Math.round(rating))),
     ratingChart(points, t("player.chart", { variant: name })),
-    h("p", { class: "player-counts num", "data-matches": String(played.length), "data-won": String(won) },
-      t("player.matches_won", { won, played: played.length })));
+    c.hands === null ? null : h("p", { class: "player-hands num", "data-hands": String(c.hands), "data-won": String(c.hands_won) },
+      t("player.hands_won", { won: c.hands_won, played: c.hands })),
+    h("p", { class: "player-counts num", "data-matches": String(c.matches), "data-won": String(c.matches_won) },
+      t("player.matches_won", { won: c.matches_won, played: c.matches })));
+}
+
+function who(people) {
+  return people.map((p) => (p.computer ? t("player.computer") : p.name)).join(", ");
 }
 
 function matchRow(match, nav) {
   const word = outcome(match);
   const started = match.started ? new Date(match.started * 1000).toLocaleDateString() : "";
+  const score = match.score ? [match.score.own, ...match.score.others].join(" – ") : "";
+  const others = [
+    match.partners?.length ? t("player.with", { names: who(match.partners) }) : null,
+    match.opponents?.length ? t("player.versus", { names: who(match.opponents) }) : null,
+  ].filter(Boolean).join(" · ");
   const parts = [
-    h("span", { class: "match-variant" }, variantName(match.variant)),
-    h("span", { class: "match-date num" }, started),
+    h("span", { class: "match-main" },
+      h("span", { class: "match-variant" }, variantName(match.variant)),
+      h("span", { class: "match-sub" }, h("span", { class: "match-who" }, others), h("span", { class: "match-date num" }, started))),
+    h("span", { class: "match-score num", "data-score": score }, score),
     h("span", { class: `match-outcome ${word}`, "data-outcome": word }, t(`player.${word}`)),
   ];
   const inner = match.code
     ? pageLink(nav, `/r/${encodeURIComponent(match.code)}`, { class: "match-row", "data-replay": match.code }, ...parts)
+    : h("div", { class: "match-row" }, ...parts);
+  return h("li", {}, inner);
+}
+
+function tournamentRow(tour, nav) {
+  const placed = tour.place !== null && tour.place !== undefined;
+  const state = placed ? t("player.place", { place: tour.place, of: tour.of })
+    : t(tour.status === "over" ? "tour.status_over" : tour.status === "open" ? "player.tour_open" : "player.playing");
+  const parts = [
+    h("span", { class: "match-main" },
+      h("span", { class: "match-variant" }, t("tour.title", { variant: variantName(tour.variant) })),
+      h("span", { class: "match-sub" },
+        h("span", { class: "match-who" }, tour.host_name ? t("player.hosted_by", { name: tour.host_name }) : ""),
+        h("span", { class: "match-date num" }, tour.created ? new Date(tour.created * 1000).toLocaleDateString() : ""))),
+    h("span", { class: "tour-place num", "data-place": placed ? String(tour.place) : "" }, state),
+  ];
+  const inner = tour.id
+    ? pageLink(nav, `/c/${encodeURIComponent(tour.id)}`, { class: "match-row", "data-tournament": tour.id }, ...parts)
     : h("div", { class: "match-row" }, ...parts);
   return h("li", {}, inner);
 }
@@ -105,12 +148,16 @@ export async function playerPage(root, id, nav) {
   for (const m of found.matches) played.set(m.variant, [...(played.get(m.variant) || []), m]);
   const variants = [...new Set([...Object.keys(found.ratings), ...Object.keys(found.history || {}), ...played.keys()])];
   const recent = found.matches.slice(0, RECENT);
+  const tournaments = found.tournaments || [];
   clear(main).append(
     h("h1", { class: "player-name name-cut", "data-player": String(found.player) }, found.name),
-    ...variants.map((v) => variantCard(v, found.ratings[v], found.history?.[v] || [], played.get(v) || [])),
+    ...variants.map((v) => variantCard(v, found.ratings[v], found.history?.[v] || [], found.stats?.[v], played.get(v) || [])),
     h("section", { class: "card", "aria-labelledby": "recent-title" },
       h("h2", { id: "recent-title" }, t("player.recent")),
       recent.length ? h("ul", { class: "match-list" }, ...recent.map((m) => matchRow(m, nav))) : h("p", {}, t("player.no_matches"))),
+    tournaments.length ? h("section", { class: "card player-tournaments", "aria-labelledby": "tours-played-title" },
+      h("h2", { id: "tours-played-title" }, t("player.tournaments")),
+      h("ul", { class: "match-list" }, ...tournaments.map((x) => tournamentRow(x, nav)))) : null,
     own ? phonesCard(nav, (text) => (status.textContent = text)) : null,
     status);
 }

@@ -2,14 +2,22 @@
 // the ending named big (Domino!, capicú, TONBE, 2 KABÈS, BLÒK, blocked), every hand face up
 // with its count, the points each party took, the scores, the pause before the next deal
 // and the host's buttons; at the end of a match the winner, kochon, the Wa and Play again.
-// How the points were counted is the engine's own explanation, worded by explain.js.
+// How the points were counted is the engine's own explanation, worded by explain.js. Each
+// person's name opens their page (playerlink.js), in a new tab.
 
 import { h } from "./dom.js";
 import { t, tileName } from "./i18n.js";
 import { Countdown } from "./clock.js";
 import { explanationLines } from "./explain.js";
 import { endingName, hasWa, inTeams, myParty, partyName, partyOf, penalties, seatName } from "./names.js";
+import { playerLink } from "./playerlink.js";
 import { tileSvg } from "./tiles.js";
+
+/** A seat's name as shown, opening its person's page in a new tab (never one's own seat, nor a
+ * computer's: playerlink.js). */
+function linkedSeat(view, table, seat, text) {
+  return seat === view.seat ? text : playerLink(table?.seats?.[seat], text, "tab");
+}
 
 function faceUp(tiles, colored) {
   return h("div", { class: "face-up", role: tiles.length ? "list" : null },
@@ -47,7 +55,7 @@ export function resultsPanel(view, table, opts) {
       const pts = r.points?.[party] || 0;
       list.append(h("li", { class: `hand-up${seat === view.seat ? " mine" : ""}` },
         h("div", { class: "hand-up-head" },
-          h("span", { class: "seat-name" }, seatName(table, seat, view.seat)),
+          h("span", { class: "seat-name" }, linkedSeat(view, table, seat, seatName(table, seat, view.seat))),
           h("span", { class: "num count-pips" }, t("end.count", { n: r.counts?.[seat] ?? 0 })),
           !inTeams(view) && pts ? h("span", { class: `num pts${penalties(view) ? " bad" : ""}` }, `+${pts}`) : null),
         faceUp(last.hands?.[seat] || [], colored)));
@@ -66,7 +74,7 @@ export function resultsPanel(view, table, opts) {
   }
   const scores = (over ? view.result.scores : view.scores).map((s, p) =>
     h("li", { class: `total${p === myParty(view) ? " mine" : ""}` },
-      h("span", { class: "total-name" }, partyName(view, table, p)), " ", h("strong", { class: "num" }, String(s))));
+      h("span", { class: "total-name" }, inTeams(view) ? partyName(view, table, p) : linkedSeat(view, table, p, partyName(view, table, p))), " ", h("strong", { class: "num" }, String(s))));
   panel.append(h("div", { class: "totals" },
     h("h3", { class: "totals-title" }, penalties(view) ? t("score.penalties") : t("score.points")),
     h("ul", { class: "total-list" }, scores)));

@@ -131,12 +131,8 @@ class TournamentPage {
     return round.find((p) => p.table && p.status !== "over" && p.status !== "bye" && p.entrants.includes(mine.entrant)) || null;
   }
 
-  name(entrant) {
-    const e = this.doc.entrants.find((x) => x.entrant === entrant);
-    return e ? e.names.join(" & ") : `#${entrant}`;
-  }
-
-  /** The entrant's names, each opening its player's page (the standings). */
+  /** The entrant's names, each opening its player's page (entrants, pairings, standings, the
+   * winner). */
   linkedName(entrant) {
     const e = this.doc.entrants.find((x) => x.entrant === entrant);
     if (!e) return `#${entrant}`;
@@ -216,7 +212,7 @@ class TournamentPage {
     const won = mine && mine.entrant === doc.winner;
     return h("section", { class: "card tour-winner", "aria-labelledby": "winner-title" },
       h("h2", { id: "winner-title" }, t("tour.winner")),
-      h("p", { class: "winner-name" }, doc.winner ? this.name(doc.winner) : "—"),
+      h("p", { class: "winner-name" }, doc.winner ? this.linkedName(doc.winner) : "—"),
       won ? h("p", { class: "lead-text" }, t("tour.you_won")) : null);
   }
 
@@ -242,7 +238,7 @@ class TournamentPage {
     if (waiting.length) {
       card.append(h("h3", {}, t("tour.without_partner")),
         h("ul", { class: "tour-waiting" }, waiting.map((w) => h("li", {},
-          w.name, w.partner ? h("span", { class: "hint-text" }, ` → ${this.playerName(w.partner)}`) : null))));
+          playerLink(w, w.name, (href) => this.nav.go(href)), w.partner ? h("span", { class: "hint-text" }, ` → ${this.playerName(w.partner)}`) : null))));
     }
     const meWaiting = waiting.find((w) => w.player === this.me.player);
     if (!mine) {
@@ -282,7 +278,7 @@ class TournamentPage {
     const mine = this.myEntrant();
     if (!this.doc.entrants.length) return h("p", { class: "hint-text" }, t("tour.nobody_yet"));
     return h("ol", { class: "tour-entrants" }, this.doc.entrants.map((e) =>
-      h("li", { class: mine && mine.entrant === e.entrant ? "mine" : null }, e.names.join(" & "),
+      h("li", { class: mine && mine.entrant === e.entrant ? "mine" : null }, this.linkedName(e.entrant),
         e.players.includes(this.doc.host) ? h("span", { class: "seat-tag host" }, t("tour.host")) : null)));
   }
 
@@ -329,12 +325,12 @@ class TournamentPage {
     const isMine = mine && p.entrants.includes(mine.entrant);
     if (p.status === "bye") {
       return h("li", { class: `pairing bye${isMine ? " mine" : ""}` },
-        h("span", { class: "pair-names" }, this.name(p.entrants[0])),
+        h("span", { class: "pair-names" }, this.linkedName(p.entrants[0])),
         h("span", { class: "pair-state" }, t("tour.bye")));
     }
     const scores = p.table ? this.scores.get(p.table) : null;
     const names = p.entrants.map((e, i) => h("span", { class: `pair-side${p.winner === e ? " won" : ""}` },
-      this.name(e),
+      this.linkedName(e),
       scores && scores[i] !== undefined ? h("span", { class: "pair-score num" }, ` ${scores[i]}`) : null,
       p.winner === e ? h("span", { class: "sr-only" }, ` (${t("tour.won")})`) : null));
     const joined = [];

@@ -26,6 +26,7 @@ from kabes.table.effects import (
     Effect,
     HandRated,
     MatchFinished,
+    MatchScored,
     MatchStarted,
     SeatsFreed,
     TableStatus,
@@ -84,6 +85,7 @@ class _Statements:
             "INSERT INTO ratings (player, variant, mu, sigma, hands, hands_won, matches, "
             f"matches_won) VALUES ({', '.join(mark(n) for n in range(1, 9))})")
         self.history = history.Statements(mark)
+        self.score = f"UPDATE matches SET scores={mark(1)} WHERE code={mark(2)}"
         self._epochs: dict[int, str] = {}
         self._ratings: dict[int, str] = {}
 
@@ -228,14 +230,18 @@ def _carry_out(work: _Commit, effect: Effect, now: float) -> None:
     if isinstance(effect, MatchStarted):
         conn.execute(matches.insert().values(
             code=effect.code, variant=effect.variant, players=effect.players,
-            rated=effect.rated, started_at=now, finished=False))
+            rated=effect.rated, started_at=now, finished=False, public=effect.public,
+            seats=None if effect.seats is None else _JSON(effect.seats).decode()))
         if effect.people:
             conn.execute(match_players.insert(), [
-                {"code": effect.code, "seat": seat, "player": player, "won": False}
+                {"code": effect.code, "seat": seat, "player": player, "won": False,
+                 "started_at": now}
                 for seat, player in effect.people
             ])
     elif isinstance(effect, HandRated):
         _rate_hand(work, effect)
+    elif isinstance(effect, MatchScored):
+        work.cursor.execute(work.sql.score, (_JSON(effect.scores).decode(), effect.code))
     elif isinstance(effect, MatchFinished):
         _finish_match(work, effect, now)
     elif isinstance(effect, SeatsFreed):
@@ -247,10 +253,15 @@ def _carry_out(work: _Commit, effect: Effect, now: float) -> None:
 
 def _finish_match(work: _Commit, effect: MatchFinished, now: float) -> None:
     conn = work.conn
+    result = effect.record.get("result")
+    result = result if isinstance(result, dict) else {}
+    scores = result.get("scores")
     conn.execute(
         matches.update().where(matches.c.code == effect.code).values(
             finished=True, finished_at=now,
-            record=json.dumps(effect.record, separators=(",", ":")))
+            record=json.dumps(effect.record, separators=(",", ":")),
+            abandoned=result.get("abandoned") is True,
+            scores=json.dumps(scores) if isinstance(scores, list) else None)
     )
     if effect.winners:
         conn.execute(

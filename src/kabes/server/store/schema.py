@@ -51,7 +51,16 @@ matches = sa.Table(
     sa.Column("finished_at", sa.Float, nullable=True),
     sa.Column("finished", sa.Boolean, nullable=False),
     sa.Column("record", sa.Text, nullable=True),
+    sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("abandoned", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("scores", sa.Text, nullable=True),
+    sa.Column("seats", sa.Text, nullable=True),
 )
+"""One row a match. ``public``: played at a public table (its code may be shown to anyone);
+``abandoned``: ended by the server with nobody left (its record's result says so);
+``scores``: each party's score after the last hand ended (JSON, null before one has);
+``seats``: who sat where when it began (JSON ``[[player or null, name or null]...]``, a
+computer's both null; null for matches begun before it was kept)."""
 
 match_players = sa.Table(
     "match_players",
@@ -60,7 +69,11 @@ match_players = sa.Table(
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("player", sa.Integer, nullable=False, index=True),
     sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("started_at", sa.Float, nullable=False, server_default="0"),
+    sa.Index("ix_match_players_player_started", "player", "started_at"),
 )
+"""Who sat in each match; ``started_at`` is the match's (as ``matches``'), so that a
+player's newest matches are read from the index alone (kabes.server.store.players)."""
 
 ratings = sa.Table(
     "ratings",
@@ -113,8 +126,24 @@ tournaments = sa.Table(
     sa.Column("status", sa.String(16), nullable=False, index=True),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("variant", sa.String(32), nullable=True),
+    sa.Column("host_name", sa.String(64), nullable=True),
 )
-"""One row a tournament, for finding the public ones; what it is lives in its events."""
+"""One row a tournament, for finding the public ones (and a player's, with its variant and
+host's name); what it is lives in its events."""
+
+tournament_players = sa.Table(
+    "tournament_players",
+    metadata,
+    sa.Column("tournament", sa.String(16), primary_key=True),
+    sa.Column("player", sa.Integer, primary_key=True),
+    sa.Column("place", sa.Integer, nullable=True),
+    sa.Column("entrants", sa.Integer, nullable=True),
+    sa.Index("ix_tournament_players_player", "player"),
+)
+"""Who entered each tournament (a row from their first ``entered`` entry; those left without
+a partner at the start are dropped) and, once it is over, their entrant's place of
+``entrants`` (kabes.server.tournaments.store): a player's page lists them."""
 
 tournament_events = sa.Table(
     "tournament_events",

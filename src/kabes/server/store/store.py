@@ -33,16 +33,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from kabes.server.common.metrics import Metrics
 from kabes.server.store.commits import Pending, write
-from kabes.server.store.history import history_of, rating
+from kabes.server.store.players import player_page
 from kabes.server.store.rankings import PER_PAGE, place_of, ranked_rows
 from kabes.server.store.schema import (
     lesson_progress,
     link_codes,
-    match_players,
     matches,
     player_tokens,
     players,
-    ratings,
     servers,
     table_events,
     tables,
@@ -312,39 +310,11 @@ class Store:
         return None if row is None else (int(row[0]), str(row[1]))
 
     async def player(self, player: int, own: bool = False) -> dict[str, Any] | None:
-        """A player's name, ratings by variant and their history, and matches, newest first
-        (PROTOCOL.md). A private table's code is shown only on the player's ``own`` page: to
-        anyone else it is null (every table is private until public tables come)."""
+        """A player's page (``GET /api/players/{id}``; kabes.server.store.players): a
+        private table's code, and a private tournament's id, only on the player's ``own``
+        page."""
         async with self.engine.connect() as conn:
-            row = (await conn.execute(
-                sa.select(players.c.name).where(players.c.id == player)
-            )).first()
-            if row is None:
-                return None
-            rated = (await conn.execute(
-                sa.select(ratings.c.variant, ratings.c.mu, ratings.c.sigma)
-                .where(ratings.c.player == player)
-            )).all()
-            played = (await conn.execute(
-                sa.select(matches.c.code, matches.c.variant, matches.c.finished,
-                          match_players.c.won, matches.c.started_at)
-                .join(match_players, match_players.c.code == matches.c.code)
-                .where(match_players.c.player == player)
-                .order_by(matches.c.started_at.desc())
-                .limit(200)
-            )).all()
-            history = await history_of(conn, player)
-        return {
-            "player": player,
-            "name": row[0],
-            "ratings": {v: rating(mu, sigma) for v, mu, sigma in rated},
-            "history": history,
-            "matches": [
-                {"code": c if own else None, "variant": v, "finished": bool(f), "won": bool(w),
-                 "started": s}
-                for c, v, f, w, s in played
-            ],
-        }
+            return await player_page(conn, player, own)
 
     async def rankings(
         self, variant: str, limit: int = PER_PAGE, least_hands: int = RANKED_AFTER_HANDS,

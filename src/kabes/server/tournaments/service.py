@@ -21,6 +21,7 @@ leaves nothing behind, not even its lock.
 from __future__ import annotations
 
 import asyncio
+import copy
 import inspect
 import secrets
 import time
@@ -223,7 +224,8 @@ class Tournaments:
                 status = "running" if any(k == "started" for k, _ in entries) else state.status
                 if any(k == "over" for k, _ in entries):
                     status = "over"
-                await self.store.append(state.id, after, entries, status)
+                await self.store.append(state.id, after, entries, status,
+                                        **_who_plays(state, entries))
             except Conflict:
                 continue
             return await self.state(tournament)
@@ -232,6 +234,30 @@ class Tournaments:
     async def public(self) -> list[TournamentState]:
         """The public tournaments open or running, newest first."""
         return [await self.state(t) for t in await self.store.public()]
+
+
+def _who_plays(state: TournamentState, entries: Entries) -> dict[str, Any]:
+    """For the players' pages, what ``entries`` settle (TournamentStore.append): at the
+    start, who plays (every member of an entrant); at the end, each one's place (their
+    entrant's in the standings; a knockout's winner first) of how many entrants."""
+    kinds = {kind for kind, _ in entries}
+    if not kinds & {"started", "over"}:
+        return {}
+    after = copy.deepcopy(state)
+    for kind, data in entries:
+        after.apply(kind, data)
+    members = after.entrants
+    out: dict[str, Any] = {"entrants": {p for team in members for p in team}}
+    if "over" in kinds:
+        order = [line.entrant for line in after.standings()]
+        winner = after.winner()
+        if winner is not None and winner in order:
+            order.remove(winner)
+            order.insert(0, winner)
+        out["places"] = {p: place for place, number in enumerate(order, start=1)
+                         for p in members[number - 1]}
+        out["of"] = len(members)
+    return out
 
 
 async def pair_off_loop(state: TournamentState) -> Round | None:

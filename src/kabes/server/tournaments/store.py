@@ -17,11 +17,13 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from kabes.server.store.schema import (
     matches,
     players,
     tournament_events,
+    tournament_players,
     tournament_rounds,
     tournaments,
 )
@@ -53,7 +55,8 @@ class TournamentStore:
             async with self.store.engine.begin() as conn:
                 await conn.execute(tournaments.insert().values(
                     id=tournament, host=host, public=public, status="open",
-                    created_at=now, updated_at=now))
+                    created_at=now, updated_at=now, variant=data.get("variant"),
+                    host_name=data.get("name")))
                 await conn.execute(tournament_events.insert().values(
                     tournament=tournament, seq=1, kind="created", data=json.dumps(data),
                     at=now))
@@ -74,10 +77,17 @@ class TournamentStore:
             return None
         return [(str(kind), json.loads(data)) for kind, data in rows]
 
-    async def append(self, tournament: str, after: int, entries: Entries, status: str) -> None:
+    async def append(self, tournament: str, after: int, entries: Entries, status: str,
+                     entrants: set[int] | None = None,
+                     places: dict[int, int] | None = None, of: int = 0) -> None:
         """Keep ``entries`` as numbers ``after + 1``, ... of ``tournament``'s log, and its
         ``status``, in one transaction; Conflict (nothing kept) if another writer was first
-        or the round of a ``paired`` entry was paired already."""
+        or the round of a ``paired`` entry was paired already.
+
+        The players' pages follow in the same transaction: a player named by an
+        ``entered`` entry is listed as in the tournament; ``entrants`` (given at the start)
+        are all who play it, the others (left without a partner) are listed no more; and
+        ``places`` (given at the end) are each player's place, of ``of`` entrants."""
         now = time.time()
         rows = [{"tournament": tournament, "seq": n, "kind": kind, "data": json.dumps(data),
                  "at": now} for n, (kind, data) in enumerate(entries, start=after + 1)]
@@ -90,6 +100,7 @@ class TournamentStore:
                 await conn.execute(tournament_events.insert(), rows)
                 if rounds:
                     await conn.execute(tournament_rounds.insert(), rounds)
+                await _players_follow(conn, tournament, entries, entrants, places, of)
                 await conn.execute(tournaments.update()
                                    .where(tournaments.c.id == tournament)
                                    .values(status=status, updated_at=now))
@@ -135,3 +146,31 @@ class TournamentStore:
             rows = (await conn.execute(sa.select(tournaments.c.id)
                                        .where(tournaments.c.status == "running"))).all()
         return [str(row[0]) for row in rows]
+
+
+async def _players_follow(conn: AsyncConnection, tournament: str, entries: Entries,
+                          entrants: set[int] | None, places: dict[int, int] | None,
+                          of: int) -> None:
+    """Who is in ``tournament`` and their places, as :meth:`TournamentStore.append` keeps
+    them (in its transaction)."""
+    named = {int(data["player"]) for kind, data in entries if kind == "entered"}
+    if named:
+        listed = {int(p) for p in (await conn.execute(
+            sa.select(tournament_players.c.player)
+            .where(tournament_players.c.tournament == tournament,
+                   tournament_players.c.player.in_(sorted(named))))).scalars()}
+        if named - listed:
+            await conn.execute(tournament_players.insert(), [
+                {"tournament": tournament, "player": p} for p in sorted(named - listed)])
+    if entrants is not None:
+        await conn.execute(tournament_players.delete().where(
+            tournament_players.c.tournament == tournament,
+            tournament_players.c.player.not_in(sorted(entrants))))
+    if places:
+        await conn.execute(
+            tournament_players.update()
+            .where(tournament_players.c.tournament == tournament,
+                   tournament_players.c.player == sa.bindparam("who"))
+            .values(place=sa.bindparam("place"), entrants=sa.bindparam("of")),
+            [{"who": p, "place": n, "of": of}
+             for p, n in sorted(places.items())])
