@@ -57,6 +57,7 @@ from kabes.server.http.offline_api import offline_routes
 from kabes.server.http.offline_pack import PACK
 from kabes.server.http.pages import Pages
 from kabes.server.http.phrases_api import phrase_routes
+from kabes.server.http.replay_api import replay_routes
 from kabes.server.http.socket_api import socket_routes
 from kabes.server.http.static_files import CompressedStatic
 from kabes.server.http.tournaments_api import tournament_routes
@@ -161,6 +162,7 @@ def create_app(
     lobby_routes(app, services.store, lobby)
     app.state.lobby = lobby
     phrase_routes(app)
+    replay_routes(app, services)
     offline_routes(app, offline or PACK)
     socket_routes(app, services)
     _operations(app, services)
