@@ -18,7 +18,7 @@
 import { api } from "./api.js";
 import { clear, h, svg } from "./dom.js";
 import { errorText, t, tileName } from "./i18n.js";
-import { seatName, variantName } from "./names.js";
+import { inTeams, partyOf, seatName, variantName } from "./names.js";
 import { drawPosition, placeLabel } from "./playarea.js";
 import { playerLink } from "./playerlink.js";
 import { shareLink } from "./share.js";
@@ -82,7 +82,7 @@ class Replay {
     this.timer = null;
     this.playing = false;
     this.endHidden = false;
-    this.going = null;
+    this.going = false;
     this.onKey = (e) => this.key(e);
   }
 
@@ -110,6 +110,7 @@ class Replay {
       return this.problem(e.code === "not_found" && this.summary ? t("replay.none") : errorText(e.code, e.message));
     }
     if (this.closed) return undefined;
+    this.data = first;
     this.skeleton();
     this.show(first, move);
     document.addEventListener("keydown", this.onKey);
@@ -162,19 +163,21 @@ class Replay {
 
   /** Go to hand `hand`, position `move` (-1: the hand's last); one step at a time. */
   async go(hand, move) {
-    if (this.going) return this.going;
-    this.going = (async () => {
-      try {
-        const data = hand === this.hand ? this.data : await this.load(hand);
-        if (!this.closed) this.show(data, move);
-      } catch (e) {
-        this.stop();
-        this.say(errorText(e.code, e.message));
-      } finally {
-        this.going = null;
-      }
-    })();
-    return this.going;
+    if (hand === this.hand) {
+      this.show(this.data, move);
+      return;
+    }
+    if (this.going) return;
+    this.going = true;
+    try {
+      const data = await this.load(hand);
+      if (!this.closed) this.show(data, move);
+    } catch (e) {
+      this.stop();
+      this.say(errorText(e.code, e.message));
+    } finally {
+      this.going = false;
+    }
   }
 
   next() {
@@ -337,12 +340,15 @@ class Replay {
     clear(this.seatsEl).append(h("ul", { class: `replay-seats${view.players > 4 ? " many" : ""}` },
       hands.map((tiles, seat) => {
         const passes = passesText(view, seat);
+        // Each seat's score by its name when seats score alone (teams' are on the top line).
+        const score = inTeams(view) ? null : view.scores?.[partyOf(view, seat)];
         return h("li", { class: `replay-seat${view.turn === seat ? " turn" : ""}`, "data-seat": seat, "data-tiles": tiles.join(" ") },
           h("span", { class: "replay-name" }, playerLink(this.summary.seats?.[seat], this.names(seat), "tab")),
           h("span", { class: "face-up replay-tiles", role: tiles.length ? "list" : null, "aria-label": t("seat.tiles", { n: tiles.length }) },
             tiles.length ? tiles.map((tile) => h("span", { class: "mini", role: "listitem", "aria-label": tileName(tile) }, tileSvg(tile, { colored })))
               : h("span", { class: "out" }, t("end.out"))),
-          passes ? h("span", { class: "replay-passes num" }, `${t("seat.passed_short")} ${passes}`) : null);
+          passes ? h("span", { class: "replay-passes num" }, `${t("seat.passed_short")} ${passes}`) : null,
+          score === null || score === undefined ? null : h("span", { class: "replay-score num" }, t("seat.score", { n: score })));
       })));
   }
 
