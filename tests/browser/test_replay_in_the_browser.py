@@ -9,62 +9,18 @@ replay-next is disabled at the match's last move. The page passes axe, and is ph
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from typing import Any
-from urllib.parse import urlparse
 
 from browsing import shot
 from checks import axe_violations, layout_problems, shown_keys
 from helpers import wait_for
-from websockets.sync.client import connect
+from played import api, play_match
 
 from kabes.match import Match
 from kabes.records import replay
 from kabes.views import view as seat_view
 
 NARROW = {"width": 360, "height": 740}
-
-
-def api(base: str, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data, headers=headers)
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.load(answer)
-
-
-def play_match(base: str, spec: dict[str, Any], hands: int | None = None) -> tuple[str, dict[str, Any]]:
-    """A table of one person (seat 0, over the socket: the first legal tile at each turn, the
-    next hand dealt at once) and the computer at the other seats, played to its end, or
-    until ``hands`` hands are finished; the table's code and its guest."""
-    guest = api(base, "/api/guests", {"name": "Wilna"})
-    code = api(base, "/api/tables", spec, guest["token"])["code"]
-    address = urlparse(base)
-    seq = 0
-    done: set[tuple[int, int, int]] = set()
-    dealt: set[int] = set()
-    with connect(f"ws://{address.netloc}/api/tables/{code}/ws", open_timeout=10) as ws:
-        ws.send(json.dumps({"type": "hello", "token": guest["token"]}))
-        ws.send(json.dumps({"type": "start", "id": "start"}))
-        while True:
-            message = json.loads(ws.recv(timeout=30))
-            if message["type"] not in ("welcome", "update"):
-                assert message["type"] != "error" or message["code"] == "not_now", message
-                continue
-            seq += 1
-            table, view = message["table"], message["view"]
-            if table["status"] == "over" or (hands is not None and view["hands_played"] >= hands):
-                return code, guest
-            if table["status"] == "between_hands" and view["hand_number"] not in dealt:
-                dealt.add(view["hand_number"])
-                ws.send(json.dumps({"type": "next_hand", "id": f"n{seq}"}))
-            moment = (view["hand_number"], len(view["played"]), len(view["passes"]))
-            if table["status"] == "playing" and view["turn"] == 0 and view["legal"] and moment not in done:
-                done.add(moment)
-                ws.send(json.dumps({"type": "play", "id": f"p{seq}", "move": view["legal"][0]}))
 
 
 def engine_boards(record: dict[str, Any]) -> list[tuple[int, int, str]]:
@@ -99,14 +55,25 @@ def engine_boards(record: dict[str, Any]) -> list[tuple[int, int, str]]:
 def shown(page: Any, trains: bool) -> tuple[int, int, str]:
     position = page.locator(".replay-position")
     board = page.locator(".replay-position .board")
-    return (int(position.get_attribute("data-hand") or 0), int(position.get_attribute("data-move") or 0),
+    hand, move = position.get_attribute("data-hand"), position.get_attribute("data-move")
+    return (int(hand or 0), int(move or 0),
             board.get_attribute("data-trains" if trains else "data-line") or "")
+
+
+AT = ("([h, m]) => { const p = document.querySelector('.replay-position');"
+      " return p.dataset.hand === String(h) && p.dataset.move === String(m); }")
+
+
+def wait_at(page: Any, hand: int, move: int) -> None:
+    """Wait until the page shows hand ``hand``, move ``move``."""
+    wait_for(page, AT, arg=[hand, move])
 
 
 def open_as(new_page: Any, base: str, guest: dict[str, Any], path: str, lang: str = "en",
             viewport: dict[str, int] | None = None) -> Any:
     locale = {"ht": "ht-HT", "no": "nb-NO"}.get(lang, f"{lang}-XX")
-    page = new_page(locale=locale, reduced_motion="reduce", **({"viewport": viewport} if viewport else {}))
+    sized = {"viewport": viewport} if viewport else {}
+    page = new_page(locale=locale, reduced_motion="reduce", **sized)
     page.goto(base + "/")
     page.evaluate("([who, lang]) => { localStorage.setItem('kabes.identity', JSON.stringify(who));"
                   " localStorage.setItem('kabes.lang', JSON.stringify(lang)); }", [guest, lang])
@@ -121,9 +88,7 @@ def step_to_the_end(page: Any, record: dict[str, Any], trains: bool) -> None:
     assert shown(page, trains) == expected[0]
     for want in expected[1:]:
         page.click("[data-action=replay-next]")
-        wait_for(page, "([h, m]) => { const p = document.querySelector('.replay-position');"
-                 " return p.dataset.hand === String(h) && p.dataset.move === String(m); }",
-                 arg=[want[0], want[1]])
+        wait_at(page, want[0], want[1])
         assert shown(page, trains) == want
     assert page.locator("[data-action=replay-next]").is_disabled()
     assert page.locator("[data-action=replay-last]").is_disabled()
@@ -146,23 +111,20 @@ def test_a_line_match_replays_move_by_move_as_the_engine_gives_it(
 
     expected = {(h, m): board for h, m, board in engine_boards(record)}
     page.click("[data-action=replay-first]")
-    wait_for(page, "() => document.querySelector('.replay-position').dataset.move === '0'"
-             " && document.querySelector('.replay-position').dataset.hand === '1'")
+    wait_at(page, 1, 0)
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    wait_for(page, "() => document.querySelector('.replay-position').dataset.move === '2'")
+    wait_at(page, 1, 2)
     assert shown(page, False) == (1, 2, expected[(1, 2)])
     page.keyboard.press("ArrowLeft")
-    wait_for(page, "() => document.querySelector('.replay-position').dataset.move === '1'")
+    wait_at(page, 1, 1)
     assert page.url.endswith(f"/r/{code}?hand=1&move=1"), "the address follows the moment"
     page.keyboard.press("End")
     last = max(expected)
-    wait_for(page, "([h, m]) => document.querySelector('.replay-position').dataset.hand === String(h)"
-             " && document.querySelector('.replay-position').dataset.move === String(m)", arg=list(last))
+    wait_at(page, *last)
     assert page.locator("[data-action=replay-next]").is_disabled()
     page.keyboard.press("Home")
-    wait_for(page, "() => document.querySelector('.replay-position').dataset.hand === '1'"
-             " && document.querySelector('.replay-position').dataset.move === '0'")
+    wait_at(page, 1, 0)
 
     # An address opens its moment; a swipe left steps forward.
     moment = open_as(new_page, server, guest, f"/r/{code}?hand=2&move=3")
@@ -173,10 +135,9 @@ def test_a_line_match_replays_move_by_move_as_the_engine_gives_it(
     moment.mouse.down()
     moment.mouse.move(board["x"] + board["width"] * 0.2, y, steps=5)
     moment.mouse.up()
-    wait_for(moment, "() => document.querySelector('.replay-position').dataset.move === '4'")
+    wait_at(moment, 2, 4)
     moment.click("[data-action=replay-last]")
-    wait_for(moment, "([h, m]) => document.querySelector('.replay-position').dataset.move === String(m)",
-             arg=list(last))
+    wait_at(moment, *last)
     assert moment.locator("[data-action=replay-next]").is_disabled()
     assert axe_violations(moment) == []
     assert js_errors == []
@@ -192,6 +153,7 @@ def test_a_mexican_train_round_replays_as_the_engine_gives_it_while_the_match_go
     page = open_as(new_page, server, guest, f"/r/{code}")
     assert page.locator(".replay-position .board").get_attribute("data-engine") == "12-12"
     step_to_the_end(page, record, trains=True)
+    shot(page, "replay-mexican-train-end")
     assert page.locator(".replay-where").inner_text().startswith("hand 1 of 1 · move ")
     assert axe_violations(page) == []
     assert js_errors == []

@@ -24,7 +24,8 @@ import { playerLink } from "./playerlink.js";
 import { shareLink } from "./share.js";
 import { passesText, scoreLine } from "./tableview.js";
 import { tileSvg } from "./tiles.js";
-import { pageLink } from "./topbar.js";
+import { pageLink, tableBar } from "./topbar.js";
+import { addressedHand, take } from "./replaystart.js";
 
 /** Speeds offered, and the time a move stays at speed 1. */
 const SPEEDS = [0.5, 1, 2, 4];
@@ -99,13 +100,22 @@ class Replay {
 
   async open() {
     clear(this.root).append(h("p", { class: "loading" }, t("loading")));
-    const params = new URLSearchParams(location.search);
-    const hand = Math.max(1, whole(params.get("hand"), 1));
-    const move = whole(params.get("move"), 0);
+    const hand = addressedHand();
+    const move = whole(new URLSearchParams(location.search).get("move"), 0);
+    // What app.js asked for while this module downloaded (replaystart.js), else asked now.
+    const early = take(this.code);
+    if (early?.hand === hand) {
+      this.hands.set(hand, early.data.catch((e) => {
+        this.hands.delete(hand);
+        throw e;
+      }));
+    }
+    const summary = early?.summary ?? api.table(this.code);
+    const asked = this.load(hand);
     let first;
     try {
-      this.summary = await api.table(this.code);
-      first = await this.load(hand).catch((e) => (e.code === "not_found" && hand > 1 ? this.load(1) : Promise.reject(e)));
+      this.summary = await summary;
+      first = await asked.catch((e) => (e.code === "not_found" && hand > 1 ? this.load(1) : Promise.reject(e)));
     } catch (e) {
       return this.problem(e.code === "not_found" && this.summary ? t("replay.none") : errorText(e.code, e.message));
     }
@@ -273,7 +283,7 @@ class Replay {
     }, svg("svg", { viewBox: "0 0 24 24", width: 22, height: 22, "aria-hidden": "true", class: "replay-icon" },
       svg("path", { d: "M18 16a3 3 0 0 0-2.4 1.2l-6.8-3.5a3 3 0 0 0 0-1.4l6.8-3.5A3 3 0 1 0 15 7l-6.8 3.5a3 3 0 1 0 0 3L15 17a3 3 0 1 0 3-1z" })));
     clear(this.root).append(h("div", { class: "table-screen replay-screen" },
-      h("header", { class: "topbar replay-top" },
+      tableBar(
         pageLink(this.nav, "/", { class: "brand replay-brand" }, "Kabès"),
         h("h1", { class: "sr-only" }, `${t("replay.title")} · ${variantName(this.summary.variant, view.traits.title)}`),
         this.scoresEl, share),
