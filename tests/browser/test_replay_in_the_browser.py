@@ -174,3 +174,28 @@ def test_replay_screens_at_360_px(server: str, new_page: Any, js_errors: list[st
         shot(page, f"replay-end-{lang}-360")
         assert axe_violations(page) == [], lang
     assert js_errors == []
+
+
+def test_a_matchs_end_shares_its_replay_and_opens_it(
+    server: str, new_page: Any, js_errors: list[str]
+) -> None:
+    code, guest = play_match(server, {"variant": "haitian", "players": 3, "options": {"hands": 1},
+                                      "computers": {"1": "beginner", "2": "beginner"}})
+    page = new_page(permissions=["clipboard-read", "clipboard-write"])
+    page.goto(server + "/")
+    page.evaluate("(who) => localStorage.setItem('kabes.identity', JSON.stringify(who))", guest)
+    page.goto(f"{server}/t/{code}")  # the match is over: its end is shown
+    page.wait_for_selector(".results.match-over [data-action=watch-replay]")
+    assert page.evaluate("typeof navigator.share") == "undefined", "a share sheet: nothing to copy"
+    page.click(".results [data-action=share]")
+    page.get_by_text("Link copied: send it to your friends.").wait_for()
+    assert page.evaluate("navigator.clipboard.readText()") == f"{server}/r/{code}"
+    page.click("[data-action=watch-replay]")
+    page.wait_for_selector(".replay-position[data-move]")
+    assert page.url == f"{server}/r/{code}?hand=1&move=0"
+    page.click("[data-action=replay-next]")
+    wait_at(page, 1, 1)
+    page.click(".replay-screen [data-action=share]")
+    page.get_by_text("Link copied: send it to your friends.").wait_for()
+    assert page.evaluate("navigator.clipboard.readText()") == f"{server}/r/{code}?hand=1&move=1"
+    assert js_errors == []
