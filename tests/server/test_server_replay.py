@@ -32,9 +32,14 @@ async def act(sock: Socket, kind: str, **fields: Any) -> dict[str, Any]:
             return message
 
 
+TOKENS: dict[int, str] = {}
+"""The token of each person seated by :func:`against_computer`, by player."""
+
+
 async def against_computer(server: Server) -> tuple[str, Socket]:
     """A started table of haitian: a person at seat 0, the computer at seat 1."""
-    _, token = await server.guest("Wilna")
+    player, token = await server.guest("Wilna")
+    TOKENS[player] = token
     code = (await server.open_table(token, variant="haitian", players=2,
                                     computers={"1": "beginner"}))["code"]
     sock, _ = await server.connect(code, token)
@@ -126,3 +131,43 @@ async def test_no_table_no_hand_and_a_hand_that_is_no_number_are_refused(
         for bad in ("0", "x", "-1", "\u0661", "99999999"):  # \u0661: an Arabic-Indic one
             answer = await server.http.get(f"/api/tables/{code}/replay", params={"hand": bad})
             assert (answer.status_code, answer.json()["code"]) == (422, "bad_message"), bad
+
+
+async def test_a_player_reviews_their_own_moves_of_a_finished_hand_and_nobody_elses(
+    tmp_path: Path,
+) -> None:
+    async with running(sqlite_url(tmp_path)) as server:
+        code, sock = await against_computer(server)
+        await play(sock)
+        own = next(s for s in (await server.http.get(f"/api/tables/{code}")).json()["seats"]
+                   if s["kind"] == "person")
+        path = f"/api/tables/{code}/review?hand=1"
+        nobody = await server.http.post(path)
+        assert (nobody.status_code, nobody.json()["code"]) == (401, "bad_token")
+        _, stranger = await server.guest("Passant")
+        other = await server.http.post(path, headers={"Authorization": f"Bearer {stranger}"})
+        assert (other.status_code, other.json()["code"]) == (403, "not_seated")
+        mine = {"Authorization": f"Bearer {TOKENS[own['player']]}"}
+        answer = await server.http.post(path, headers=mine)
+        assert answer.status_code == 200, answer.text
+        review = answer.json()
+        assert (review["type"], review["hand"]) == ("review", 1)
+        for move in review["moves"]:
+            assert move["view"]["seat"] == 0 and move["played"] != move["better"]
+        assert (await server.http.post(path, headers=mine)).json() == review, "kept"
+        missing = await server.http.post(f"/api/tables/{code}/review?hand=2", headers=mine)
+        assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
+
+
+async def test_a_match_against_people_is_reviewed_only_once_over(tmp_path: Path) -> None:
+    async with running(sqlite_url(tmp_path)) as server:
+        _, host = await server.guest("Host")
+        _, guest = await server.guest("Guest")
+        code = (await server.open_table(host, variant="haitian", players=2))["code"]
+        assert await server.join(guest, code) == 1
+        sock, _ = await server.connect(code, host)
+        await server.connect(code, guest)
+        assert (await act(sock, "start"))["type"] == "ack"
+        answer = await server.http.post(f"/api/tables/{code}/review?hand=1",
+                                        headers={"Authorization": f"Bearer {host}"})
+        assert (answer.status_code, answer.json()["code"]) == (409, "no_hints")

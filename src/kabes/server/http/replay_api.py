@@ -13,6 +13,14 @@ the hands up to the asked one are replayed; the work runs beside the event loop 
 most :data:`AT_ONCE` at a time, so tables keep answering; and what was built is kept
 (:data:`KEPT` hands, :data:`KEPT_BYTES` in all) under the record's digest, so a hand asked
 again costs a look-up, and a match in play that finishes another hand is a new record.
+
+``POST /api/tables/{code}/review?hand=N`` (a token): the expert's review of the caller's own
+moves in hand N, as after a hand against the computer (the socket's ``review``, the same
+answer), for a finished match or a table against the computer only (a review in the middle of
+a match against people would be advice during play). It takes the workers' lane as the
+socket's reviews do (``Priority.REVIEW``: after hints, never ahead of a computer's move; a full
+lane is 429 ``slow_down``), and a hand reviewed is kept (:data:`KEPT` reviews), so asking
+again costs nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import secrets
 from collections import OrderedDict
 from typing import Any, Final
 
@@ -28,8 +37,10 @@ from fastapi.responses import Response
 
 from kabes.errors import BadRecord
 from kabes.server.common.protocol import ErrorCode, Refused
+from kabes.server.compute.lane import Priority
+from kabes.server.http.callers import Callers
 from kabes.server.services import Services, patience
-from kabes.server.table.table_requests import AskRecord
+from kabes.server.table.table_requests import AskRecord, AskSummary
 from kabes.table import JSON
 from kabes.table.replays import NoSuchHand, hand_count, hand_replay
 
@@ -96,23 +107,87 @@ def hand_number(text: str | None) -> int:
 
 
 def replay_routes(app: FastAPI, services: Services) -> None:
-    """Add the replay route to ``app``."""
+    """Add the replay's routes to ``app``: the hand's positions, and its review."""
     replays = Replays()
     app.state.replays = replays
+    reviews: OrderedDict[tuple[str, int, int], bytes] = OrderedDict()
+    reviewing: dict[tuple[str, int, int], asyncio.Future[bytes]] = {}
+    callers = Callers(services.store)
 
-    @app.get("/api/tables/{code}/replay", tags=["tables"])
-    async def replay(code: str, request: Request) -> Response:
-        """One finished hand of the match, position by position, every hand face up
-        (``?hand=N``, from 1): 404 ``not_found`` for no such table or no such finished hand."""
-        number = hand_number(request.query_params.get("hand"))
+    async def finished(code: str, number: int) -> dict[str, Any]:
+        """The record of table ``code``, which has a finished hand ``number``."""
         record = await services.hub.ask(code.upper(), AskRecord(), patience(services))
         if record is None:
             raise Refused(ErrorCode.NOT_FOUND, f"no table {code!r}")
         if not 1 <= number <= hand_count(record):
             raise Refused(ErrorCode.NOT_FOUND,
                           f"no finished hand {number} (finished: {hand_count(record)})")
+        return dict(record)
+
+    @app.post("/api/tables/{code}/review", tags=["tables"])
+    async def review(code: str, request: Request) -> Response:
+        """The expert's review of the caller's own moves in finished hand ``?hand=N``: for a
+        finished match, or at a table against the computer."""
+        caller = await callers.who(request)
+        number = hand_number(request.query_params.get("hand"))
+        summary = await services.hub.ask(code.upper(), AskSummary(), patience(services))
+        if summary is None:
+            raise Refused(ErrorCode.NOT_FOUND, f"no table {code!r}")
+        seats = summary.get("seats") or []
+        mine = [i for i, s in enumerate(seats) if s and s.get("player") == caller.player]
+        if not mine:
+            raise Refused(ErrorCode.NOT_SEATED, "you played no seat of this match")
+        seat = mine[0]
+        people = [s for s in seats if s and s.get("kind") != "computer"]
+        if summary.get("status") != "over" and len(people) > 1:
+            raise Refused(ErrorCode.NO_HINTS, "a match against people is reviewed once over")
+        record = await finished(code, number)
+        key = (hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest(), seat,
+               number)
+        found = reviews.get(key)
+        if found is None:
+            waiting = reviewing.get(key)
+            if waiting is not None:
+                found = await asyncio.shield(waiting)
+            else:
+                found = await _reviewed(record, seat, number, key)
+        return Response(found, media_type="application/json")
+
+    async def _reviewed(record: dict[str, Any], seat: int, number: int,
+                        key: tuple[str, int, int]) -> bytes:
+        workers = services.hub.workers
+        if not workers.admit(Priority.REVIEW):
+            raise Refused(ErrorCode.SLOW_DOWN, "the expert is busy with other reviews; ask "
+                          "again in a moment")
+        done: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        reviewing[key] = done
         try:
-            body = await replays.hand(dict(record), number)
+            moves = await workers.review(record, seat, number, secrets.randbits(64),
+                                         services.settings.review_budget)
+            body = JSON.encode({"type": "review", "hand": number, "moves": moves})
+            reviews[key] = body
+            while len(reviews) > KEPT:
+                reviews.popitem(last=False)
+            done.set_result(body)
+            return body
+        except Exception as err:
+            done.set_exception(Refused(ErrorCode.UNAVAILABLE, "no review now; try again"))
+            done.exception()  # retrieved: those waiting get it, nobody else must
+            if isinstance(err, Refused):
+                raise
+            raise Refused(ErrorCode.UNAVAILABLE, "no review now; try again") from None
+        finally:
+            reviewing.pop(key, None)
+            workers.leave(Priority.REVIEW)
+
+    @app.get("/api/tables/{code}/replay", tags=["tables"])
+    async def replay(code: str, request: Request) -> Response:
+        """One finished hand of the match, position by position, every hand face up
+        (``?hand=N``, from 1): 404 ``not_found`` for no such table or no such finished hand."""
+        number = hand_number(request.query_params.get("hand"))
+        record = await finished(code, number)
+        try:
+            body = await replays.hand(record, number)
         except (NoSuchHand, BadRecord) as err:
             raise Refused(ErrorCode.NOT_FOUND, str(err)) from None
         return Response(body, media_type="application/json")
