@@ -198,4 +198,10 @@ def test_a_matchs_end_shares_its_replay_and_opens_it(
     page.click(".replay-screen [data-action=share]")
     page.get_by_text("Link copied: send it to your friends.").wait_for()
     assert page.evaluate("navigator.clipboard.readText()") == f"{server}/r/{code}?hand=1&move=1"
+    # One's own hand, reviewed by the expert as after a game against the computer.
+    page.click("[data-action=replay-last]")
+    page.click(".replay-end [data-action=review]")
+    page.wait_for_selector("dialog.review .review-count, dialog.review .review-empty")
+    assert page.locator("dialog.review .error").count() == 0
+    page.click("[data-action=close-review]")
     assert js_errors == []

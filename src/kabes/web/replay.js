@@ -13,17 +13,17 @@
 // replay-prev, replay-play, replay-next (disabled at the match's last move), replay-last and
 // share; the position (.replay-position) carries data-hand and data-move, its board data-line
 // (the line's tiles left to right as shown, each left half first: "6-6 6-3 3-1") or, in
-// Mexican Train, data-trains (trainsText below).
+// Mexican Train, data-trains (replayparts.js's trainsText).
 
 import { api } from "./api.js";
 import { clear, h, svg } from "./dom.js";
-import { errorText, t, tileName } from "./i18n.js";
-import { inTeams, partyOf, seatName, variantName } from "./names.js";
-import { drawPosition, placeLabel } from "./playarea.js";
-import { playerLink } from "./playerlink.js";
+import { errorText, t } from "./i18n.js";
+import { seatName, variantName } from "./names.js";
+import { drawPosition } from "./playarea.js";
+import { icon, lineText, moveText, seatRows, trainsText } from "./replayparts.js";
 import { shareLink } from "./share.js";
-import { passesText, scoreLine } from "./tableview.js";
-import { tileSvg } from "./tiles.js";
+import { store } from "./store.js";
+import { scoreLine } from "./tableview.js";
 import { pageLink, tableBar } from "./topbar.js";
 import { addressedHand, take } from "./replaystart.js";
 
@@ -34,34 +34,9 @@ const STEP_MS = 1400;
 const END_STEPS = 3;
 const SWIPE = 40;
 
-/** The line as data-line: its tiles left to right, each written left half first. */
-export function lineText(view) {
-  return (view.line || []).join(" ");
-}
-
-/** The trains as data-trains: "PLACE:TILES" per train in the view's order, joined by "; ",
- * PLACE the owner's seat or M (the Mexican train), TILES its tiles from the engine outwards
- * (each written nearest half first) joined by spaces: "M:12-4; 0:12-7 7-3; 1:". */
-export function trainsText(view) {
-  return (view.trains || []).map((tr) => `${tr.owner === null ? "M" : tr.owner}:${tr.tiles.join(" ")}`).join("; ");
-}
-
 /** A whole number from the address, else `otherwise`. */
 function whole(text, otherwise) {
   return text !== null && /^[0-9]{1,6}$/.test(text) ? Number(text) : otherwise;
-}
-
-function icon(kind) {
-  const shapes = {
-    first: [["rect", { x: 4, y: 5, width: 3, height: 14 }], ["path", { d: "M20 5v14L8 12z" }]],
-    prev: [["path", { d: "M18 5v14L6 12z" }]],
-    play: [["path", { d: "M7 5v14l12-7z" }]],
-    pause: [["rect", { x: 6, y: 5, width: 4, height: 14 }], ["rect", { x: 14, y: 5, width: 4, height: 14 }]],
-    next: [["path", { d: "M6 5v14l12-7z" }]],
-    last: [["path", { d: "M4 5v14l12-7z" }], ["rect", { x: 17, y: 5, width: 3, height: 14 }]],
-  };
-  return svg("svg", { viewBox: "0 0 24 24", width: 22, height: 22, "aria-hidden": "true", class: "replay-icon" },
-    shapes[kind].map(([tag, attrs]) => svg(tag, attrs)));
 }
 
 /** The replay of table `code` in root; returns a function that leaves it. */
@@ -345,36 +320,16 @@ class Replay {
   /** Every seat's tiles, face up, in seat order; the seat to play lit, its passes said. */
   renderSeats() {
     const view = this.view;
-    const hands = this.data.positions[this.move].hands;
-    const colored = view.traits.colored_tiles;
-    clear(this.seatsEl).append(h("ul", { class: `replay-seats${view.players > 4 ? " many" : ""}` },
-      hands.map((tiles, seat) => {
-        const passes = passesText(view, seat);
-        // Each seat's score by its name when seats score alone (teams' are on the top line).
-        const score = inTeams(view) ? null : view.scores?.[partyOf(view, seat)];
-        return h("li", { class: `replay-seat${view.turn === seat ? " turn" : ""}`, "data-seat": seat, "data-tiles": tiles.join(" ") },
-          h("span", { class: "replay-name" }, playerLink(this.summary.seats?.[seat], this.names(seat), "tab")),
-          h("span", { class: "face-up replay-tiles", role: tiles.length ? "list" : null, "aria-label": t("seat.tiles", { n: tiles.length }) },
-            tiles.length ? tiles.map((tile) => h("span", { class: "mini", role: "listitem", "aria-label": tileName(tile) }, tileSvg(tile, { colored })))
-              : h("span", { class: "out" }, t("end.out"))),
-          passes ? h("span", { class: "replay-passes num" }, `${t("seat.passed_short")} ${passes}`) : null,
-          score === null || score === undefined ? null : h("span", { class: "replay-score num" }, t("seat.score", { n: score })));
-      })));
+    clear(this.seatsEl).append(seatRows(view, this.data.positions[this.move].hands, this.summary, (seat) => this.names(seat)));
   }
+
 
   /** What the move shown did, in words: "Anne: six-three, the right end (3)". */
   renderStatus() {
-    const view = this.view;
-    let text;
-    if (this.move === 0) text = view.turn === null || view.turn === undefined ? t("replay.dealt") : t("replay.dealt_turn", { name: this.names(view.turn) });
-    else {
-      const [seat, move] = view.played[view.played.length - 1] || [];
-      const before = this.data.positions[this.move - 1].view;
-      const [tile, place = null] = (move || "").split("@");
-      text = move ? t("replay.played", { name: this.names(seat), move: t("review.move", { tile: tileName(tile), where: placeLabel(before, place, (s) => this.names(s)).label }) }) : "";
-    }
-    this.statusEl.textContent = text;
+    const before = this.move > 0 ? this.data.positions[this.move - 1].view : null;
+    this.statusEl.textContent = moveText(this.view, before, (seat) => this.names(seat));
   }
+
 
   /** At a hand's end, its counts worded as at the table (results.js), over the board. */
   async renderEnd() {
@@ -394,11 +349,42 @@ class Replay {
     const { resultsPanel } = await import("./results.js");
     if (!shown() || this.endHidden) return;
     const panel = resultsPanel(view, this.summary, { bare: true });
-    panel.append(h("div", { class: "actions" }, h("button", { type: "button", "data-action": "see-table", onclick: () => {
-      this.endHidden = true;
-      this.renderEnd();
-    } }, t("action.see_table"))));
+    panel.append(h("div", { class: "actions" },
+      this.reviewable ? h("button", { type: "button", "data-action": "review", onclick: () => this.review() }, t("action.review")) : null,
+      h("button", { type: "button", "data-action": "see-table", onclick: () => {
+        this.endHidden = true;
+        this.renderEnd();
+      } }, t("action.see_table"))));
     clear(this.endEl).append(panel);
+  }
+
+  /** The seat this device's player held in the match, else null. */
+  get mySeat() {
+    const me = store.identity()?.player;
+    const seat = (this.summary.seats || []).findIndex((s) => s && s.player === me);
+    return seat < 0 ? null : seat;
+  }
+
+  /** The expert reviews one's own hands of a match that is over, or against the computer
+   * (the server's rule: POST /api/tables/{code}/review). */
+  get reviewable() {
+    const people = (this.summary.seats || []).filter((s) => s && s.kind !== "computer").length;
+    return this.mySeat !== null && (this.summary.status === "over" || people <= 1);
+  }
+
+  /** "Review my moves": the expert's review of this hand's own moves (review.js's dialog). */
+  async review() {
+    this.stop();
+    this.renderBar();
+    const { ReviewDialog } = await import("./review.js");
+    if (this.closed) return;
+    const dialog = new ReviewDialog(this.summary, this.mySeat);
+    dialog.open();
+    try {
+      dialog.show(await api.reviewHand(this.code, this.hand));
+    } catch (e) {
+      dialog.fail(e.code, e.message);
+    }
   }
 
   renderBar() {
