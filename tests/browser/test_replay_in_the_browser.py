@@ -126,6 +126,17 @@ def test_a_line_match_replays_move_by_move_as_the_engine_gives_it(
     page.keyboard.press("Home")
     wait_at(page, 1, 0)
 
+    # Played at a chosen speed, then paused.
+    page.select_option("#replay-speed", "4")
+    page.click("[data-action=replay-play]")
+    assert page.locator("[data-action=replay-play]").get_attribute("aria-pressed") == "true"
+    wait_at(page, 1, 2)
+    page.click("[data-action=replay-play]")
+    assert page.locator("[data-action=replay-play]").get_attribute("aria-pressed") == "false"
+    paused = shown(page, False)
+    page.wait_for_timeout(800)
+    assert shown(page, False) == paused
+
     # An address opens its moment; a swipe left steps forward.
     moment = open_as(new_page, server, guest, f"/r/{code}?hand=2&move=3")
     assert shown(moment, False) == (2, 3, expected[(2, 3)])
