@@ -17,6 +17,7 @@ from harness import Server, Socket, fresh, running, sqlite_url
 
 from kabes.match import Match
 from kabes.records import replay
+from kabes.server.http.replay_api import KEPT, KEPT_BYTES, Replays
 from kabes.views import view as seat_view
 
 _ids = itertools.count()
@@ -171,3 +172,17 @@ async def test_a_match_against_people_is_reviewed_only_once_over(tmp_path: Path)
         answer = await server.http.post(f"/api/tables/{code}/review?hand=1",
                                         headers={"Authorization": f"Bearer {host}"})
         assert (answer.status_code, answer.json()["code"]) == (409, "no_hints")
+
+
+def test_the_hands_kept_are_bounded_in_number_and_bytes() -> None:
+    kept = Replays()
+    for n in range(KEPT + 10):
+        kept.keep(("digest", n), b"x" * 10)
+    assert len(kept.kept) == KEPT and kept.get(("digest", 0)) is None
+    assert kept.get(("digest", KEPT + 9)) == b"x" * 10
+    kept.keep(("huge", 1), b"x" * (KEPT_BYTES + 1))
+    assert kept.get(("huge", 1)) is None, "a body over the whole budget is never kept"
+    for n in range(4):
+        kept.keep(("big", n), b"y" * (KEPT_BYTES // 3))
+    assert kept.size <= KEPT_BYTES and kept.get(("big", 0)) is None
+    assert kept.get(("big", 3)) is not None
