@@ -398,7 +398,8 @@ class Replay {
     } }, SPEEDS.map((s) => h("option", { value: s, selected: s === this.speed }, `×${s}`)));
     clear(this.barEl).append(
       h("p", { class: "replay-where num", "data-hand": this.hand, "data-move": this.move },
-        t("replay.where", { hand: this.hand, of: this.total, move: this.move })),
+        // A round where the variant plays rounds (its traits), as its score line says.
+        t(this.view.traits.rounds ? "replay.where_round" : "replay.where", { hand: this.hand, of: this.total, move: this.move })),
       h("div", { class: "replay-buttons" },
         button("replay-first", "first", t("replay.first"), () => this.step(() => this.first()), this.atStart),
         button("replay-prev", "prev", t("replay.prev"), () => this.step(() => this.prev()), this.atStart),
