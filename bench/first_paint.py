@@ -8,8 +8,11 @@ prints one line per page and network:
 
 *home* is a first visit to ``/`` until the name field is painted; *table* is the link to a
 table against three computers, opened by a guest the page already knows, until the player's
-tiles are painted. The time is the median of ``--runs``; the measure itself is
-tests/browser/slow_network.py's, the one the 3G browser test asserts on.
+tiles are painted; *replay* is the link to a finished match's replay (/r/CODE: a match of
+haitian at three seats, played first through the protocol by tests/browser/played.py),
+opened by a guest the page already knows, until its first position's board is drawn. The
+time is the median of ``--runs``; the measure itself is tests/browser/slow_network.py's, the
+one the 3G browser test asserts on.
 
 Run: .venv/bin/python bench/first_paint.py [--runs 3] [--kabes PATH]
 """
@@ -29,9 +32,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 from helpers import ARGS, CHROMIUM  # noqa: E402
+from played import play_match  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from slow_network import (  # noqa: E402
     HOME_SHOWN,
+    REPLAY_SHOWN,
     SLOW_3G,
     TABLE_SHOWN,
     THREE_G,
@@ -70,13 +75,20 @@ def main() -> None:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                code, watcher = play_match(base, {
+                    "variant": "haitian", "players": 3, "options": {"hands": 1},
+                    "computers": {"1": "casual", "2": "casual"}})
                 for network in (THREE_G, SLOW_3G):
-                    for page in ("home", "table"):
+                    for page in ("home", "table", "replay"):
                         visits = []
                         for _ in range(args.runs):
                             if page == "home":
                                 visits.append(first_visit(browser, base + "/", HOME_SHOWN,
                                                           network))
+                            elif page == "replay":
+                                visits.append(first_visit(browser, f"{base}/r/{code}",
+                                                          REPLAY_SHOWN, network,
+                                                          identity=watcher))
                             else:
                                 guest, path = table_against_computers(base)
                                 visits.append(first_visit(browser, base + path, TABLE_SHOWN,

@@ -22,6 +22,8 @@ HOME_SHOWN = "#name, [data-action=play-computer]"
 """Home's main action: the name field for a first visit, else the play button."""
 TABLE_SHOWN = "[data-tile]"
 """A table against the computer: the player's own tiles."""
+REPLAY_SHOWN = ".replay-position[data-move] .board > *"
+"""A match's replay (/r/CODE): its first position's board drawn."""
 
 WATCH = """
 (() => {

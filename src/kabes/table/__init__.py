@@ -18,6 +18,8 @@ that the same table runs inside the server and, with no network, in a browser (P
   a hand rated, by the rank of its sides: ``rankings``);
 - ``creation``: a new table's first entry from the host's request, checked (at the server,
   and for a table on a phone: kabes.local).
+- ``replays``: a record's finished hand as positions, a watcher's VIEW and every hand face up
+  after the deal and after each move (the replay page's ``GET /api/tables/{code}/replay``).
 
 A driver owns a state and does what the server's actor (``kabes.server.table.actor``) does: checks
 an action (``actions``), makes its entry, applies it (``TableState.apply``), keeps it and its

@@ -59,6 +59,8 @@ export const api = {
   newTournament: (spec) => call("POST", "/api/tournaments", spec),
   enterTournament: (id, partner) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/enter`, partner ? { partner } : {}),
   startTournament: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/start`, {}),
+  replay: (code, hand) => call("GET", `/api/tables/${encodeURIComponent(code)}/replay?hand=${hand}`, undefined, false), // one finished hand, position by position
+  reviewHand: (code, hand) => call("POST", `/api/tables/${encodeURIComponent(code)}/review?hand=${hand}`, {}), // the expert on one's own moves
   record: (code) => call("GET", `/api/tables/${encodeURIComponent(code)}/record`, undefined, false),
   lessonDone: (id) => call("POST", `/api/lessons/${encodeURIComponent(id)}/done`, {}),
   lobby: () => call("GET", "/api/lobby", undefined, false),

@@ -22,7 +22,8 @@ export const PAGES = [
   {"path": "/c", "module": "tournaments.js", "page": "tournamentsPage", "title": "tour.tournaments", "style": "tournaments.css"},
   {"path": "/c/{tid}", "module": "tournament.js", "page": "tournamentPage", "title": "tour.tournament", "style": "tournaments.css"},
   {"path": "/rankings/{variant}", "module": "rankings.js", "page": "rankingsPage", "title": "home.rankings"},
-  {"path": "/p/{id}", "module": "player.js", "page": "playerPage", "title": "player.title"}
+  {"path": "/p/{id}", "module": "player.js", "page": "playerPage", "title": "player.title"},
+  {"path": "/r/{code}", "module": "replay.js", "page": "replayPage", "title": "replay.title", "style": "replay.css", "starts": "replaystart.js"}
 ];
 
 /** The page at pathname, and its parts ({name: value}), or null. */

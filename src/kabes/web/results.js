@@ -9,8 +9,9 @@ import { h } from "./dom.js";
 import { t, tileName } from "./i18n.js";
 import { Countdown } from "./clock.js";
 import { explanationLines } from "./explain.js";
-import { endingName, hasWa, inTeams, myParty, partyName, partyOf, penalties, seatName } from "./names.js";
+import { endingName, hasWa, inTeams, myParty, partyName, partyOf, penalties, seatName, variantName } from "./names.js";
 import { playerLink } from "./playerlink.js";
+import { shareLink } from "./share.js";
 import { tileSvg } from "./tiles.js";
 
 /** A seat's name as shown, opening its person's page in a new tab (never one's own seat, nor a
@@ -36,8 +37,9 @@ function winnerLine(view, table, result) {
 }
 
 /** opts: isHost, onNextHand, onFinish, onPlayAgain (or onTournament, back to its page), onHome, onClose; onReview (a table
- * against the computer: the expert's review of the hand); bare (a lesson: the hand's end
- * and the scores, with no pause or buttons). */
+ * against the computer: the expert's review of the hand); replay (the match's replay, /r/CODE:
+ * at its end, a link "Watch the replay" opened by onReplay, and a share button giving it);
+ * bare (a lesson, a replay: the hand's end and the scores, with no pause or buttons). */
 export function resultsPanel(view, table, opts) {
   const last = view.last_hand;
   const over = !!view.result?.finished;
@@ -80,6 +82,7 @@ export function resultsPanel(view, table, opts) {
     h("ul", { class: "total-list" }, scores)));
 
   const buttons = h("div", { class: "actions" });
+  let said = null;
   if (over) {
     const res = view.result;
     const names = res.winners.map((p) => partyName(view, table, p));
@@ -105,6 +108,7 @@ export function resultsPanel(view, table, opts) {
         : opts.onPlayAgain ? h("button", { type: "button", class: "primary", "data-action": "play-again", onclick: opts.onPlayAgain }, table.next_table ? t("action.go_new_table") : t("action.play_again")) : null,
       h("button", { type: "button", "data-action": "home", onclick: opts.onHome }, t("action.home")),
     );
+    if (opts.replay) said = replayLinks(view, table, opts, buttons);
   } else {
     const pause = h("p", { class: "pause", role: "timer" });
     const fill = h("span", { class: "pause-fill" });
@@ -123,5 +127,21 @@ export function resultsPanel(view, table, opts) {
   if (opts.onReview) buttons.append(h("button", { type: "button", "data-action": "review", onclick: opts.onReview }, t("action.review")));
   buttons.append(h("button", { type: "button", "data-action": "see-table", onclick: opts.onClose }, t("action.see_table")));
   panel.append(buttons);
+  if (said) panel.append(said);
   return panel;
+}
+
+/** At a match's end: its replay's link ("Watch the replay") and a share button giving it. */
+function replayLinks(view, table, opts, buttons) {
+  const said = h("p", { class: "share-said", role: "status", "aria-live": "polite" });
+  const url = new URL(opts.replay, location.href).href;
+  const text = t("replay.share_text", { variant: variantName(table.variant, view.traits.title) });
+  buttons.append(
+    h("a", { class: "button", href: opts.replay, "data-action": "watch-replay", onclick: (e) => {
+      if (!opts.onReplay) return;
+      e.preventDefault();
+      opts.onReplay();
+    } }, t("replay.watch")),
+    h("button", { type: "button", "data-action": "share", onclick: () => shareLink(url, text, (words) => (said.textContent = words)) }, t("replay.share")));
+  return said;
 }

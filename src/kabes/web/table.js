@@ -509,6 +509,9 @@ class TableController {
       onPlayAgain: this.watching ? null : () => this.playAgain(),
       onTournament: this.summary.tournament && !this.watching ? () => this.nav.go(`/c/${this.summary.tournament}`) : null,
       onHome: () => this.nav.go("/"),
+      // A table on this phone (its code starts with "L") keeps no record on the server.
+      replay: this.code.startsWith("L") ? null : `/r/${this.code}`,
+      onReplay: () => this.nav.go(`/r/${this.code}`),
       onReview: this.computerTable ? () => this.askReview() : null,
       onClose: () => {
         this.dismissed.add(v.hand_number);
