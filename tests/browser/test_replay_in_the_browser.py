@@ -216,3 +216,28 @@ def test_a_matchs_end_shares_its_replay_and_opens_it(
     assert page.locator("dialog.review .error").count() == 0
     page.click("[data-action=close-review]")
     assert js_errors == []
+
+
+def test_a_link_sent_to_a_stranger_opens_without_asking_a_name(
+    server: str, new_page: Any, js_errors: list[str]
+) -> None:
+    """A replay, a player's page and the rankings are what a link in WhatsApp leads to: a
+    visitor who has never given a name reads them at once (pages.js: "open"); any other page
+    still asks the name first."""
+    code, guest = play_match(server, {"variant": "haitian", "players": 3, "options": {"hands": 1},
+                                      "computers": {"1": "beginner", "2": "beginner"}})
+    page = new_page(reduced_motion="reduce")
+    page.goto(f"{server}/r/{code}?hand=1&move=2")
+    page.wait_for_selector(".replay-position[data-move='2']")
+    assert page.locator("#name").count() == 0, "a replay's link asks no name"
+    assert page.locator("[data-action=replay-next]").is_enabled()
+    assert page.evaluate("() => localStorage.getItem('kabes.identity')") is None
+    page.goto(f"{server}/p/{guest['player']}")
+    page.wait_for_selector("[data-chart=rating], .player-matches, h1")
+    assert page.locator("#name").count() == 0, "a player's page asks no name"
+    page.goto(f"{server}/rankings/haitian")
+    page.wait_for_selector("[data-rule=ranked]")
+    assert page.locator("#name").count() == 0, "the rankings ask no name"
+    page.goto(f"{server}/lobby")
+    page.wait_for_selector("#name")
+    assert js_errors == []

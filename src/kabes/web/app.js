@@ -64,7 +64,7 @@ async function route() {
   }
   document.querySelector(".conn-banner")?.remove();
   const { page, parts } = current();
-  if (!store.identity()) {
+  if (!store.identity() && !page.open) {
     const { welcomePage } = await import("./welcome.js");
     if (mine === serial) welcomePage(root, { joining: !!page.joining, done: () => route() });
     return;
@@ -81,7 +81,7 @@ async function route() {
 
 async function boot() {
   const { page, parts } = current();
-  if (page.starts && store.identity()) {
+  if (page.starts && (store.identity() || page.open)) {
     starting = import(`./${page.starts}`);
     starting.then((m) => m.start(...Object.values(parts)), () => {});
   }

@@ -11,6 +11,8 @@
 // the page's own modules arrive: a table's summary and socket go out while they download.
 // "style": the page's own stylesheet besides app.css (in its head on a first visit, else added
 // before it draws).
+// "open": a page anyone may read before giving a name (a link sent to a stranger: a replay, a
+// player, the rankings); every other page first asks a new visitor's name (the welcome).
 // "part": the characters a "{name}" may hold, when not letters, digits, "_" and "-".
 
 export const PAGES = [
@@ -21,9 +23,9 @@ export const PAGES = [
   {"path": "/learn/{lesson}", "module": "lesson.js", "page": "lessonPage", "title": null, "redraws": true, "part": "A-Za-z0-9_.-", "style": "learn.css"},
   {"path": "/c", "module": "tournaments.js", "page": "tournamentsPage", "title": "tour.tournaments", "style": "tournaments.css"},
   {"path": "/c/{tid}", "module": "tournament.js", "page": "tournamentPage", "title": "tour.tournament", "style": "tournaments.css"},
-  {"path": "/rankings/{variant}", "module": "rankings.js", "page": "rankingsPage", "title": "home.rankings"},
-  {"path": "/p/{id}", "module": "player.js", "page": "playerPage", "title": "player.title"},
-  {"path": "/r/{code}", "module": "replay.js", "page": "replayPage", "title": "replay.title", "style": "replay.css", "starts": "replaystart.js"}
+  {"path": "/rankings/{variant}", "module": "rankings.js", "page": "rankingsPage", "title": "home.rankings", "open": true},
+  {"path": "/p/{id}", "module": "player.js", "page": "playerPage", "title": "player.title", "open": true},
+  {"path": "/r/{code}", "module": "replay.js", "page": "replayPage", "title": "replay.title", "style": "replay.css", "starts": "replaystart.js", "open": true}
 ];
 
 /** The page at pathname, and its parts ({name: value}), or null. */
