@@ -107,7 +107,9 @@ async def test_a_killed_owners_table_resumes_on_another_process_with_every_acked
         failover = time.monotonic() - killed
         owner = await redis_space.owner(game.code)
         assert owner in (b.id, c.id), owner
-        assert LEASE < failover < 4 * LEASE, f"the table took {failover:.1f} s to move"
+        # Not before A's lease could have run out (renewed every third of a lease); the
+        # time it takes is measured in bench/cluster.py, not held here.
+        assert LEASE / 2 < failover < 20, f"the table took {failover:.1f} s to move"
 
         # The turn's clock resumed with what it held when A last beat (every 0.25 s): the
         # seconds nobody owned the table are nobody's fault.

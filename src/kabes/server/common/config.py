@@ -21,7 +21,7 @@ from kabes.table.state import Timing
 
 PREFIX: Final = "kabes:"
 """The default prefix of every key and channel (``--redis-prefix``)."""
-LEASE_SECONDS: Final = 5.0
+LEASE_SECONDS: Final = 2.0
 """How long a lease lives unless renewed (renewed three times in that span)."""
 LOG_LEVELS: Final = ("debug", "info", "warning", "error")
 """The levels ``--log-level`` accepts."""
