@@ -281,6 +281,7 @@ def test_documented_defaults_are_the_old_ones() -> None:
             config.computer_delay, config.expert_budget, config.fixed_budget) == (
         45.0, 5.0, 30.0, 1.0, 1.0, False)
     assert (config.abandon_seconds, config.seat_sockets) == (600.0, 4)
+    # Leases were 5 s until issue 29 (failover under 3 s): 2 s, renewed every third.
     assert (config.workers, config.redis, config.advertise, config.redis_prefix,
             config.lease_seconds) == (None, None, None, "kabes:", 2.0)
 
