@@ -388,6 +388,24 @@ the process for gone: it closes the socket and reconnects through a process pick
 OPEN_WAIT = 1.0
 """Seconds a bench client waits for a socket to open (a frozen process accepts TCP
 connections in its kernel backlog but never answers the handshake)."""
+FAIL_TIMEOUT = 5.0
+"""Seconds a process that failed a client (refused, silent) is passed over, as a load
+balancer does (nginx: ``max_fails=1 fail_timeout=5s``, ``proxy_next_upstream error
+timeout``)."""
+DOWN: dict[int, float] = {}
+"""Ports passed over until then (``time.monotonic()``), every client's (one balancer)."""
+
+
+def pick(ports: list[int]) -> int:
+    """A process at random among those not passed over (any, if all are)."""
+    now = time.monotonic()
+    up = [p for p in ports if DOWN.get(p, 0.0) <= now]
+    return random.choice(up or ports)
+
+
+def failed(port: int) -> None:
+    """``port`` failed a client: passed over for a while."""
+    DOWN[port] = time.monotonic() + FAIL_TIMEOUT
 
 
 class RedisProxy:
@@ -474,17 +492,21 @@ class Seat:
         self.failure: Exception | None = None
         """Why the last connection failed."""
         self.reconnects = 0
+        self.port = 0
+        """The process this socket goes through."""
 
     async def connect(self, ports: list[int], deadline: float) -> None:
         """Connect through the processes of ``ports`` (at random) until one seats this
         socket."""
         while time.monotonic() < deadline:
-            port = random.choice(ports)
+            port = pick(ports)
             try:
                 await self._connect(port)
                 return
             except Exception as err:
                 self.failure = err
+                if not isinstance(err, RuntimeError):  # refused, silent (not a refusal)
+                    failed(port)
             await asyncio.sleep(0.05)
         raise TimeoutError(f"seat {self.seat} could not reconnect: {self.failure!r}")
 
@@ -503,7 +525,7 @@ class Seat:
         if welcome["type"] != "welcome":
             await _abandon(ws)
             raise RuntimeError(welcome)
-        self.ws, self.seat, self.latest = ws, welcome["seat"], welcome
+        self.ws, self.seat, self.latest, self.port = ws, welcome["seat"], welcome, port
         self.reader = asyncio.get_running_loop().create_task(self._read(ws))
 
     async def _read(self, ws: ClientConnection) -> None:
@@ -580,6 +602,7 @@ class FailoverTable:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(actor.news.wait(), ACK_WAIT)
                     if actor.latest["seq"] < newest["seq"]:
+                        failed(actor.port)
                         await actor.close()
                     continue
                 if status == "between_hands":
@@ -602,6 +625,8 @@ class FailoverTable:
                     await asyncio.wait_for(actor.news.wait(), end - time.monotonic())
             answer = actor.answers.get(action)
             if answer is None:  # closed, or silent: another process
+                if actor.open:
+                    failed(actor.port)
                 await actor.close()
                 continue
             if answer["type"] == "ack":
@@ -704,6 +729,7 @@ async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: s
                 proxy.mend()
             await loop.run_in_executor(None, victim.wait_ready)
             await asyncio.sleep(args.lease)  # back among the others
+            DOWN.clear()
     finally:
         if table is not None:
             await table.close()
