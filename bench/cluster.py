@@ -28,8 +28,9 @@ figure here is noisy).
 - Failover: ``--failover-processes`` processes (each reaching Redis through a TCP proxy of
   the bench's) and one table whose seats are spread over them, played flat out by clients
   that behave as a real client behind a load balancer: after a close, a refusal, or a second
-  without an answer (``ACK_WAIT``), a client reconnects through a process picked at random and
-  sends its unanswered action again with the same id. ``--kills``, ``--freezes`` and
+  without an answer (``ACK_WAIT``), a client reconnects through a process picked at random
+  among those that have not failed a client in the last 5 s (``FAIL_TIMEOUT``, as nginx's
+  ``max_fails=1 fail_timeout=5s``) and sends its unanswered action again with the same id. ``--kills``, ``--freezes`` and
   ``--cutoffs`` times, at a random moment, the table's owner (its lease in Redis) is killed
   with SIGKILL (started again afterwards), frozen with SIGSTOP (SIGCONT once the table moved
   on) or cut off from Redis (its proxy goes silent, as in a network partition; mended once
