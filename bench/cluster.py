@@ -30,12 +30,12 @@ figure here is noisy).
   that behave as a real client behind a load balancer: after a close, a refusal, or a second
   without an answer (``ACK_WAIT``), a client reconnects through a process picked at random
   among those that have not failed a client in the last 5 s (``FAIL_TIMEOUT``, as nginx's
-  ``max_fails=1 fail_timeout=5s``) and sends its unanswered action again with the same id. ``--kills``, ``--freezes`` and
-  ``--cutoffs`` times, at a random moment, the table's owner (its lease in Redis) is killed
-  with SIGKILL (started again afterwards), frozen with SIGSTOP (SIGCONT once the table moved
-  on) or cut off from Redis (its proxy goes silent, as in a network partition; mended once
-  the table moved on). Measured: the longest the table stood still (no move acknowledged),
-  from the strike until it moves at its new owner.
+  ``max_fails=1 fail_timeout=5s``) and sends its unanswered action again with the same id.
+  ``--kills``, ``--freezes`` and ``--cutoffs`` times, at a random moment, the table's owner
+  (its lease in Redis) is killed with SIGKILL (started again afterwards), frozen with SIGSTOP
+  (SIGCONT once the table moved on) or cut off from Redis (its proxy goes silent, as in a
+  network partition; mended once the table moved on). Measured: the longest the table stood
+  still (no move acknowledged), from the strike until it moves at its new owner.
 
 Everything is bounded in time, talks only to 127.0.0.1, and every process it started (servers
 with their workers, redis-server, client processes) is killed at the end whatever happens.

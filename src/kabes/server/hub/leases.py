@@ -76,8 +76,6 @@ class Leases:
         """``time.monotonic()`` when the last renewal that succeeded began."""
         self.fenced = False
         """The last renewals failed past :data:`ACT_FOR` of a lease: every table was dropped."""
-        self.renewals = 0
-        """Renewal rounds that succeeded (for the benchmark and tests)."""
         self._round: asyncio.Future[None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -187,7 +185,6 @@ class Leases:
                     await self._fence(err)
             else:
                 self.renewed_at = started
-                self.renewals += 1
                 if self.fenced:
                     log.warning("leases renewed again: this process takes tables again")
                     self.fenced = False
