@@ -6,6 +6,8 @@
   processes, mid-hello, mid-action or idle, reach the table at its new owner; every
   acknowledged move is in the record. When the frozen owner comes back it writes nothing for
   the table it lost, relays nothing for it, and closes its own sockets of it (1012).
+- Owners frozen and killed at random moments, one after another, mid-move or between moves:
+  the match goes on through each and its record holds every acknowledged move, once.
 - An owner cut off from Redis (a silent proxy between it and Redis) stops acting for its
   table before its lease can end, tells its clients to reconnect (1012), refuses hellos at
   once (1013) while cut off; the table moves to a process that reaches Redis, and the cut-off
@@ -20,6 +22,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -237,3 +241,40 @@ async def _refused_at_once(base: str, code: str, token: str) -> None:
         with pytest.raises(ConnectionClosed):
             await asyncio.wait_for(ws.recv(), PATIENCE)
         assert ws.close_code == 1013
+
+
+async def test_owners_frozen_and_killed_at_random_moments_lose_no_acknowledged_move(
+    tmp_path: Path, redis_space: RedisSpace
+) -> None:
+    seed = secrets.randbits(32)
+    chance = random.Random(seed)
+    async with nodes(tmp_path, 3, redis_space) as group:
+        a, b, c = group
+        game = await Game.open([a, b, c, a], target=50)
+        for n, kind in enumerate(("freeze", "kill", "freeze")):
+            for _ in range(chance.randint(1, 4)):
+                await game.step()
+            owner = by_id(group, await redis_space.owner(game.code))
+            live = [node for node in group if node is not owner]
+            # Mid-move (the step's action on its way) or between moves, at random.
+            moving = asyncio.get_running_loop().create_task(game.step())
+            await asyncio.sleep(chance.uniform(0, 0.05))
+            if kind == "kill":
+                owner.kill()
+            else:
+                owner.freeze()
+            for client in game.clients.values():
+                if client.base == owner.base:  # its balancer sends it elsewhere
+                    client.base = chance.choice(live).base
+                    await client.drop()
+            await moving
+            await until(lambda o=owner: _other_owner(redis_space, game.code, o.id),
+                        f"the table to leave {kind} {owner.id} (seed {seed}, event {n})")
+            await game.step()
+            if kind == "kill":
+                await owner.start()
+            else:
+                owner.wake()
+        await game.to_the_end()
+        await game.check_record(by_id(group, await redis_space.owner(game.code)).base)
+        await game.close()
