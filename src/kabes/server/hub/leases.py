@@ -175,10 +175,13 @@ class Leases:
         every = self.cluster.lease / 3
         while True:
             started = time.monotonic()
+            # A renewal may take until the tables would stop anyway (a third of a lease at
+            # least: after a pause, the first one gets its chance).
+            patience = max(every, self.renewed_at + self.cluster.lease * ACT_FOR - started)
             try:
                 held = self._tables.tables
                 lost = await asyncio.wait_for(
-                    self.cluster.renew([*held, *self._tables.loading]), every)
+                    self.cluster.renew([*held, *self._tables.loading]), patience)
             except Exception as err:  # RedisError, OSError, TimeoutError: Redis out of reach
                 log.warning("could not renew leases: %r", err)
                 if time.monotonic() >= self.renewed_at + self.cluster.lease * ACT_FOR:
