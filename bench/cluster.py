@@ -1,32 +1,48 @@
 """Cluster: the flat-out load of bench/load.py against one `kabes serve --redis` process and
-against two, on one PostgreSQL database and one Redis, then the time a table takes to move
-when its owner is killed.
+against two, on one PostgreSQL database and one Redis, what renewing leases costs Redis, then
+how long a table stands still when its owner is killed, frozen or cut off from Redis.
 
 Starts its own `redis-server` on a free port (or uses ``--redis``), creates a fresh PostgreSQL
 database on the local server (dropped at the end), and prints:
 
     processes: 1, N durable moves per second
     processes: 2, N durable moves per second
-    failover: p50 X s, max Y s over K kills
+    renewals: 10000 leases of 2 s renewed every 0.67 s in one round trip: ...
+    failover (3 processes, leases of 2 s renewed every 0.67 s; ...):
+      kill: p50 X s, p99 Y s, max Z s over K
+      freeze: ...
+      cutoff: ...
+      this machine: dominoes 6.1.0 N hands per CPU-second (bench/playout.py); load average L
 
-with a line under each about latency, errors and CPU (the clients, the processes, PostgreSQL
-and Redis all share this machine's cores).
+with a line under each flat-out figure about latency, errors and CPU (the clients, the
+processes, PostgreSQL and Redis all share this machine's cores: on a loaded machine every
+figure here is noisy).
 
 - Flat out: ``--flat-tables`` partnership tables of four people who never think, opened
   through the processes in turn; each table's four sockets are spread over the processes as a
   load balancer without sticky sessions would (with two processes, half of every table's
   sockets are relayed to its owner through Redis). Durable moves per second are the acks of
   ``play`` received in the measured window (an ack is sent only once the move is committed).
-- Failover: two processes and one table whose seats are spread over both, played flat out.
-  ``--kills`` times, the table's owner (its lease in Redis) is killed with SIGKILL; the clients
-  reconnect to the survivor, and the time from the kill to the table's next acknowledged move
-  is measured; the killed process is started again before the next kill.
+- Renewals: one process's ``--renew-tables`` leases renewed as a process renews them, for
+  three leases: the round trip, Redis's commands a second and its CPU.
+- Failover: ``--failover-processes`` processes (each reaching Redis through a TCP proxy of
+  the bench's) and one table whose seats are spread over them, played flat out by clients
+  that behave as a real client behind a load balancer: after a close, a refusal, or a second
+  without an answer (``ACK_WAIT``), a client reconnects through a process picked at random
+  among those that have not failed a client in the last 5 s (``FAIL_TIMEOUT``, as nginx's
+  ``max_fails=1 fail_timeout=5s``) and sends its unanswered action again with the same id.
+  ``--kills``, ``--freezes`` and ``--cutoffs`` times, at a random moment, the table's owner
+  (its lease in Redis) is killed with SIGKILL (started again afterwards), frozen with SIGSTOP
+  (SIGCONT once the table moved on) or cut off from Redis (its proxy goes silent, as in a
+  network partition; mended once the table moved on). Measured: the longest the table stood
+  still (no move acknowledged), from the strike until it moves at its new owner.
 
 Everything is bounded in time, talks only to 127.0.0.1, and every process it started (servers
 with their workers, redis-server, client processes) is killed at the end whatever happens.
 
-Run: .venv/bin/python bench/cluster.py [--flat-tables 200] [--flat-seconds 20] [--kills 5]
-                                       [--lease 5] [--processes 1,2]
+Run: .venv/bin/python bench/cluster.py [--flat-tables 200] [--flat-seconds 20]
+                                       [--kills 5] [--freezes 5] [--cutoffs 5]
+                                       [--lease 2] [--processes 1,2] [--renew-tables 10000]
 """
 
 from __future__ import annotations
@@ -36,6 +52,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import math
 import multiprocessing as mp
 import os
 import random
@@ -56,6 +73,7 @@ import psutil  # type: ignore[import-untyped]
 from redis.asyncio import Redis
 from websockets.asyncio.client import ClientConnection, connect
 
+from kabes.server.common.config import LEASE_SECONDS
 from load import (
     HOST,
     ClientProcess,
@@ -67,6 +85,7 @@ from load import (
     free_port,
     measure,
 )
+from playout import dominoes_hands
 
 KABES = Path(sys.executable).with_name("kabes")
 PG_ADMIN = "postgresql://{user}@127.0.0.1:5432/test"
@@ -363,8 +382,104 @@ def flat_out(args: argparse.Namespace, folder: Path, db: str, redis: OwnRedis | 
 # Failover ----------------------------------------------------------------------------------
 
 
+ACK_WAIT = 1.0
+"""Seconds a bench client waits for an answer to an action, or for a welcome, before it takes
+the process for gone: it closes the socket and reconnects through a process picked at random
+(as a client behind a load balancer would), sending the same action id again."""
+OPEN_WAIT = 1.0
+"""Seconds a bench client waits for a socket to open (a frozen process accepts TCP
+connections in its kernel backlog but never answers the handshake)."""
+FAIL_TIMEOUT = 5.0
+"""Seconds a process that failed a client (refused, silent) is passed over, as a load
+balancer does (nginx: ``max_fails=1 fail_timeout=5s``, ``proxy_next_upstream error
+timeout``)."""
+DOWN: dict[int, float] = {}
+"""Ports passed over until then (``time.monotonic()``), every client's (one balancer)."""
+
+
+def pick(ports: list[int]) -> int:
+    """A process at random among those not passed over (any, if all are)."""
+    now = time.monotonic()
+    up = [p for p in ports if DOWN.get(p, 0.0) <= now]
+    return random.choice(up or ports)
+
+
+def failed(port: int) -> None:
+    """``port`` failed a client: passed over for a while."""
+    DOWN[port] = time.monotonic() + FAIL_TIMEOUT
+
+
+class RedisProxy:
+    """A TCP proxy between one process and Redis, run on the bench's event loop. :meth:`cut`
+    makes Redis unreachable for that process as a network partition would: every connection
+    through it, open or new, goes silent (nothing forwarded, nothing closed); :meth:`mend`
+    closes those silent connections (the process connects again) and forwards again."""
+
+    def __init__(self, redis_url: str) -> None:
+        target = redis_url.split("//", 1)[1].split("/", 1)[0]
+        host, port = target.rsplit(":", 1)
+        self.target = (host, int(port))
+        self.port = free_port()
+        self.url = f"redis://{HOST}:{self.port}/0"
+        self.cut_off = False
+        self._server: asyncio.Server | None = None
+        self._links: set[asyncio.StreamWriter] = set()
+
+    async def start(self) -> None:
+        """Listen."""
+        self._server = await asyncio.start_server(self._serve, HOST, self.port)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._links.add(writer)
+        try:
+            if self.cut_off:
+                await reader.read()  # silent: read and drop until the other side closes
+                return
+            up_reader, up_writer = await asyncio.open_connection(*self.target)
+            self._links.add(up_writer)
+
+            async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+                with contextlib.suppress(Exception):
+                    while data := await src.read(65536):
+                        while self.cut_off:  # hold everything: nothing passes, nothing closes
+                            await asyncio.sleep(0.05)
+                            if writer.is_closing():
+                                return
+                        dst.write(data)
+                        await dst.drain()
+                with contextlib.suppress(Exception):
+                    dst.close()
+
+            await asyncio.gather(pump(reader, up_writer), pump(up_reader, writer))
+        except (Exception, asyncio.CancelledError):
+            pass
+        finally:
+            with contextlib.suppress(Exception):
+                writer.close()
+
+    def cut(self) -> None:
+        """Redis unreachable from now on."""
+        self.cut_off = True
+
+    def mend(self) -> None:
+        """Redis reachable again: the silent connections are closed, new ones forwarded."""
+        self.cut_off = False
+        for link in list(self._links):
+            with contextlib.suppress(Exception):
+                link.close()
+        self._links.clear()
+
+    async def close(self) -> None:
+        """Stop listening and close everything."""
+        self.mend()
+        if self._server is not None:
+            self._server.close()
+
+
 class Seat:
-    """One person's socket at the failover table, reconnecting wherever it can."""
+    """One person's socket at the failover table, as a real client keeps it: reconnects
+    after a close, a refusal or ``ACK_WAIT`` without an answer, through a process picked at
+    random, and sends an unanswered action again with its same id."""
 
     def __init__(self, code: str, token: str) -> None:
         self.code = code
@@ -377,28 +492,41 @@ class Seat:
         self.news = asyncio.Event()
         self.failure: Exception | None = None
         """Why the last connection failed."""
+        self.reconnects = 0
+        self.port = 0
+        """The process this socket goes through."""
 
-    async def connect(self, ports: list[int]) -> None:
-        """Connect to the first process of ``ports`` that seats this socket."""
-        while True:
-            for port in ports:
-                try:
-                    await self._connect(port)
-                    return
-                except Exception as err:
-                    self.failure = err
+    async def connect(self, ports: list[int], deadline: float) -> None:
+        """Connect through the processes of ``ports`` (at random) until one seats this
+        socket."""
+        while time.monotonic() < deadline:
+            port = pick(ports)
+            try:
+                await self._connect(port)
+                return
+            except Exception as err:
+                self.failure = err
+                if not isinstance(err, RuntimeError):  # refused, silent (not a refusal)
+                    failed(port)
             await asyncio.sleep(0.05)
+        raise TimeoutError(f"seat {self.seat} could not reconnect: {self.failure!r}")
 
     async def _connect(self, port: int) -> None:
         await self.close()
+        self.reconnects += 1
         ws = await connect(f"ws://{HOST}:{port}/api/tables/{self.code}/ws", proxy=None,
-                           ping_interval=None, open_timeout=5)
-        await ws.send(json.dumps({"type": "hello", "token": self.token}))
-        welcome = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                           ping_interval=None, open_timeout=OPEN_WAIT, close_timeout=0.2)
+        try:
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            # A hello may wait for a dead owner's table to be adopted (a lease or two).
+            welcome = json.loads(await asyncio.wait_for(ws.recv(), 3 * ACK_WAIT))
+        except BaseException:
+            await _abandon(ws)
+            raise
         if welcome["type"] != "welcome":
-            await ws.close()
+            await _abandon(ws)
             raise RuntimeError(welcome)
-        self.ws, self.seat, self.latest = ws, welcome["seat"], welcome
+        self.ws, self.seat, self.latest, self.port = ws, welcome["seat"], welcome, port
         self.reader = asyncio.get_running_loop().create_task(self._read(ws))
 
     async def _read(self, ws: ClientConnection) -> None:
@@ -406,7 +534,8 @@ class Seat:
             async for text in ws:
                 message = json.loads(text)
                 if message["type"] in ("update", "welcome"):
-                    self.latest = message
+                    if message["seq"] >= self.latest.get("seq", -1):
+                        self.latest = message
                 elif message["type"] in ("ack", "error"):
                     self.answers[message["id"]] = message
                 self.news.set()
@@ -418,15 +547,22 @@ class Seat:
         return self.reader is not None and not self.reader.done()
 
     async def close(self) -> None:
-        """Close the socket."""
+        """Close the socket (without waiting on a silent process)."""
         if self.ws is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.ws.close(), 1)
+            await _abandon(self.ws)
         if self.reader is not None:
             self.reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.reader
         self.ws = self.reader = None
+
+
+async def _abandon(ws: ClientConnection) -> None:
+    """Close ``ws`` without waiting more than a moment for the other side."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(ws.close(), 0.2)
+    with contextlib.suppress(Exception):
+        ws.transport.abort()
 
 
 class FailoverTable:
@@ -443,49 +579,67 @@ class FailoverTable:
 
     async def step(self, ports: list[int]) -> None:
         """The seat to move plays (or the host deals), until acknowledged, reconnecting
-        any closed socket to a live process."""
+        any closed socket (or one silent for ``ACK_WAIT``) through a process at random."""
         deadline = time.monotonic() + 120
+        pending: tuple[Seat, dict[str, Any]] | None = None
         while time.monotonic() < deadline:
             for seat in self.seats:
                 if not seat.open:
-                    await seat.connect(random.sample(ports, len(ports)))
-            seqs = {s.latest["seq"] for s in self.seats}
-            if len(seqs) != 1:
-                await asyncio.sleep(0.002)
-                continue
-            state = self.seats[0].latest
-            status = state["table"]["status"]
+                    await seat.connect(ports, deadline)
+            newest = max((s.latest for s in self.seats), key=lambda m: m["seq"])
+            status = newest["table"]["status"]
             by_seat = {s.seat: s for s in self.seats}
             if status == "over":
                 raise EOFError("the match is over")
             if status == "waiting":  # the start is on its way
                 await asyncio.sleep(0.005)
                 continue
-            if status == "between_hands":
-                actor, message = by_seat[0], {"type": "next_hand"}
+            actor = by_seat[0] if status == "between_hands" else by_seat[newest["view"]["turn"]]
+            if pending is not None and pending[0] is actor:
+                message = pending[1]  # the same action again, with its id
             else:
-                actor = by_seat[state["view"]["turn"]]
-                message = {"type": "play", "move": actor.latest["view"]["legal"][0]}
-            action = f"a{next(self.ids)}"
-            message["id"] = action
-            assert actor.ws is not None
-            with contextlib.suppress(Exception):
-                await actor.ws.send(json.dumps(message))
-                end = time.monotonic() + 10
-                while action not in actor.answers and actor.open and time.monotonic() < end:
+                if actor.latest["seq"] < newest["seq"]:  # its update is on its way, or lost
                     actor.news.clear()
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(actor.news.wait(), 0.5)
-                if actor.answers.get(action, {}).get("type") == "ack":
-                    return
-            await asyncio.sleep(0.01)
+                        await asyncio.wait_for(actor.news.wait(), ACK_WAIT)
+                    if actor.latest["seq"] < newest["seq"]:
+                        failed(actor.port)
+                        await actor.close()
+                    continue
+                if status == "between_hands":
+                    message = {"type": "next_hand"}
+                else:
+                    message = {"type": "play", "move": actor.latest["view"]["legal"][0]}
+                message["id"] = f"a{next(self.ids)}"
+            pending = (actor, message)
+            action = message["id"]
+            try:
+                assert actor.ws is not None
+                await actor.ws.send(json.dumps(message))
+            except Exception:
+                await actor.close()
+                continue
+            end = time.monotonic() + ACK_WAIT
+            while action not in actor.answers and actor.open and time.monotonic() < end:
+                actor.news.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(actor.news.wait(), end - time.monotonic())
+            answer = actor.answers.get(action)
+            if answer is None:  # closed, or silent: another process
+                if actor.open:
+                    failed(actor.port)
+                await actor.close()
+                continue
+            if answer["type"] == "ack":
+                return
+            pending = None  # refused (unavailable, moved on): look again
+            await asyncio.sleep(0.05)
         raise TimeoutError("no move acknowledged for 120 s")
 
 
 async def open_table(nodes: list[Node]) -> FailoverTable:
     """A partnership table of four people, opened through the first process, the seats
     joined and connected through the processes in turn, the match started."""
-    ports = [n.port for n in nodes]
     async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
         tokens = []
         for n in range(4):
@@ -503,27 +657,37 @@ async def open_table(nodes: list[Node]) -> FailoverTable:
             joined.raise_for_status()
     seats = [Seat(code, token) for token in tokens]
     for n, seat in enumerate(seats):
-        await seat.connect([ports[n % len(ports)]])
+        await seat.connect([nodes[n % len(nodes)].port], time.monotonic() + 60)
     host = next(s for s in seats if s.seat == 0)
     assert host.ws is not None
     await host.ws.send(json.dumps({"type": "start", "id": "start"}))
     return FailoverTable(seats)
 
 
-async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: str) -> list[float]:
-    """Kill the failover table's owner ``--kills`` times; the seconds from each kill to
-    the table's next acknowledged move."""
-    nodes = [Node(args, folder, f"failover-{n}", db, redis_url) for n in range(2)]
+MODES = ("kill", "freeze", "cutoff")
+
+
+async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: str,
+                   mode: str, count: int) -> list[float]:
+    """``count`` times, kill (SIGKILL), freeze (SIGSTOP, SIGCONT once the table moved on) or
+    cut off from Redis (its proxy goes silent, mended once the table moved on) the failover
+    table's owner; the seconds from each to the table's next acknowledged move."""
+    proxies = [RedisProxy(redis_url) for _ in range(args.failover_processes)]
+    for proxy in proxies:
+        await proxy.start()
+    nodes = [Node(args, folder, f"{mode}-{n}", db, proxy.url)
+             for n, proxy in enumerate(proxies)]
     times: list[float] = []
     table: FailoverTable | None = None
     redis = Redis.from_url(redis_url)
+    loop = asyncio.get_running_loop()
     try:
-        wait_ready(nodes)
+        await loop.run_in_executor(None, wait_ready, nodes)
         ports = [n.port for n in nodes]
         table = await open_table(nodes)
-        while len(times) < args.kills:
+        while len(times) < count:
             try:
-                played_until = time.monotonic() + 0.5
+                played_until = time.monotonic() + random.uniform(0.3, 1.5)
                 while time.monotonic() < played_until:
                     await table.step(ports)
             except EOFError:  # the match is over: another table
@@ -532,37 +696,140 @@ async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: s
                 continue
             code = table.seats[0].code
             owner = (await redis.get(f"{PREFIX}lease:{code}") or b"").decode()
-            victim = next(n for n in nodes if n.process_id() == owner)
-            killed = time.monotonic()
-            victim.sigkill()
-            alive = [n.port for n in nodes if n is not victim]
-            await table.step(alive)
-            times.append(time.monotonic() - killed)
-            print(f"  kill {len(times)}: the table moved on {times[-1]:.2f} s after its "
-                  f"owner was killed", flush=True)
-            victim.start()
-            victim.wait_ready()
+            ids = await asyncio.gather(*(loop.run_in_executor(None, n.process_id)
+                                         for n in nodes))
+            victim = next(n for n, i in zip(nodes, ids, strict=True) if i == owner)
+            proxy = proxies[nodes.index(victim)]
+            lease = loop.create_task(lease_moves(redis, code, owner))
+            struck = time.monotonic()
+            if mode == "kill":
+                victim.sigkill()
+            elif mode == "freeze":
+                os.killpg(victim.process.pid, signal.SIGSTOP)
+            else:
+                proxy.cut()
+            # The longest the table stood still, from the strike until it moves at its new
+            # owner (cut off, the owner may go on serving until it fences itself).
+            last, still = struck, 0.0
+            while True:
+                await table.step(ports)
+                now = time.monotonic()
+                still, last = max(still, now - last), now
+                if lease.done():
+                    break
+            gone, taken = lease.result()
+            times.append(still)
+            print(f"  {mode} {len(times)}: the table stood still {still:.2f} s (its lease "
+                  f"ended {gone - struck:.2f} s after the strike, was taken at "
+                  f"{taken - struck:.2f} s; moving again at {last - struck:.2f} s)", flush=True)
+            if mode == "kill":
+                victim.start()
+            elif mode == "freeze":
+                os.killpg(victim.process.pid, signal.SIGCONT)
+            else:
+                proxy.mend()
+            await loop.run_in_executor(None, victim.wait_ready)
+            await asyncio.sleep(args.lease)  # back among the others
+            DOWN.clear()
     finally:
         if table is not None:
             await table.close()
         await redis.aclose()
         for node in nodes:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(node.process.pid, signal.SIGCONT)
             node.kill()
+        for proxy in proxies:
+            await proxy.close()
     return times
+
+
+async def lease_moves(redis: Redis, code: str, owner: str) -> tuple[float, float]:
+    """When table ``code``'s lease stops being ``owner``'s, and when another takes it."""
+    gone = 0.0
+    key = f"{PREFIX}lease:{code}"
+    while True:
+        now = time.monotonic()
+        held = (await redis.get(key) or b"").decode()
+        if held != owner and not gone:
+            gone = now
+        if held not in ("", owner):
+            return gone, now
+        await asyncio.sleep(0.01)
+
+
+def distribution(times: list[float]) -> str:
+    """p50, p99 and max of ``times`` (nearest rank)."""
+    ordered = sorted(times)
+    p50 = ordered[(len(ordered) - 1) // 2]
+    p99 = ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
+    return f"p50 {p50:.2f} s, p99 {p99:.2f} s, max {ordered[-1]:.2f} s"
+
+
+async def renewal_cost(redis_url: str, tables: int, lease: float) -> str:
+    """What renewing ``tables`` leases costs Redis, as one process renews them (a
+    pipelined round trip of one script per 500 leases, every third of a lease): the
+    round trip's time, the commands and the Redis CPU a second."""
+    from kabes.server.hub.cluster import Cluster
+
+    cluster = Cluster(redis_url, "http://bench", "kabes-renew:", lease)
+    codes = [f"T{n:06d}" for n in range(tables)]
+    try:
+        for code in codes[:: max(1, tables // 100)]:
+            await cluster.take(code)
+        info0 = await cluster.redis.info("cpu")
+        stats0 = await cluster.redis.info("stats")
+        rounds, took = 0, []
+        end = time.monotonic() + 3 * lease
+        while time.monotonic() < end:
+            start = time.monotonic()
+            await cluster.renew(codes)
+            took.append(time.monotonic() - start)
+            rounds += 1
+            await asyncio.sleep(max(0.0, start + lease / 3 - time.monotonic()))
+        info1 = await cluster.redis.info("cpu")
+        stats1 = await cluster.redis.info("stats")
+        seconds = 3 * lease
+        cpu = (info1["used_cpu_sys"] + info1["used_cpu_user"] - info0["used_cpu_sys"]
+               - info0["used_cpu_user"]) / seconds
+        commands = (stats1["total_commands_processed"]
+                    - stats0["total_commands_processed"]) / seconds
+        keys = [cluster.lease_key(c) for c in codes]
+        for start in range(0, len(keys), 1000):
+            await cluster.redis.delete(*keys[start:start + 1000])
+        await cluster.redis.delete(cluster.proc_key(cluster.me))
+    finally:
+        await cluster.redis.aclose()
+        await cluster._listener.aclose()
+    took.sort()
+    return (f"renewals: {tables} leases of {lease:g} s renewed every {lease / 3:.2f} s in one "
+            f"round trip: p50 {took[len(took) // 2] * 1000:.0f} ms, max {took[-1] * 1000:.0f} "
+            f"ms; {commands:.0f} Redis commands a second (each script counted with the "
+            f"commands it runs), Redis CPU {cpu:.0%} of a core")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--processes", default="1,2", help="process counts to measure")
+    parser.add_argument("--processes", default="1,2", help="process counts to measure flat "
+                        "out (empty: none)")
     parser.add_argument("--flat-tables", type=int, default=200)
     parser.add_argument("--flat-seconds", type=float, default=20.0, help="the measured window")
     parser.add_argument("--settle", type=float, default=5.0)
     parser.add_argument("--target", type=int, default=500,
                         help="points a flat-out match is played to")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
-    parser.add_argument("--kills", type=int, default=5, help="failovers measured (0: none)")
-    parser.add_argument("--lease", type=float, default=5.0,
+    parser.add_argument("--kills", type=int, default=5, help="owners killed (0: none)")
+    parser.add_argument("--freezes", type=int, default=5, help="owners frozen (0: none)")
+    parser.add_argument("--cutoffs", type=int, default=5,
+                        help="owners cut off from Redis (0: none)")
+    parser.add_argument("--failover-processes", type=int, default=3,
+                        help="processes sharing the failover table")
+    parser.add_argument("--lease", type=float, default=LEASE_SECONDS,
                         help="the processes' --lease-seconds")
+    parser.add_argument("--renew-tables", type=int, default=10_000,
+                        help="leases one process renews in the cost measure (0: none)")
+    parser.add_argument("--playout-seconds", type=float, default=2.0,
+                        help="CPU seconds of bench/playout.py's dominoes 6.1.0 rate")
     parser.add_argument("--redis", default="",
                         help="a Redis URL to use (default: a redis-server of the bench's own)")
     parser.add_argument("--log-level", default="warning", help="the processes' log level")
@@ -582,6 +849,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="kabes-cluster-") as tmp:
         folder = Path(tmp)
         redis: OwnRedis | str = args.redis or OwnRedis(folder)
+        url = redis if isinstance(redis, str) else redis.url
         try:
             db = asyncio.run(database.create())
             for count in [int(c) for c in args.processes.split(",") if c]:
@@ -595,14 +863,24 @@ def main() -> None:
                 if m.error_kinds:
                     lines.append(f"  errors by kind: {dict(m.error_kinds)}")
                 print("\n".join(lines[-3:]), flush=True)
-            if args.kills:
-                url = redis if isinstance(redis, str) else redis.url
-                times = sorted(asyncio.run(failover(args, folder, db, url)))
-                p50 = times[(len(times) - 1) // 2]
-                lines.append(f"failover: p50 {p50:.2f} s, max {times[-1]:.2f} s over "
-                             f"{len(times)} kills")
-                lines.append(f"  leases of {args.lease:g} s: a table moves once its "
-                             "owner's lease has run out")
+            if args.renew_tables:
+                lines.append(asyncio.run(renewal_cost(url, args.renew_tables, args.lease)))
+                print(lines[-1], flush=True)
+            events = {"kill": args.kills, "freeze": args.freezes, "cutoff": args.cutoffs}
+            if any(events.values()):
+                lines.append(f"failover ({args.failover_processes} processes, leases of "
+                             f"{args.lease:g} s renewed every {args.lease / 3:.2f} s; a client "
+                             f"gives a process {ACK_WAIT:g} s to answer):")
+            for mode in MODES:
+                if events[mode]:
+                    times = asyncio.run(failover(args, folder, db, url, mode, events[mode]))
+                    lines.append(f"  {mode}: {distribution(times)} over {len(times)}")
+                    print(lines[-1], flush=True)
+            if args.playout_seconds:
+                rate = dominoes_hands(args.playout_seconds)
+                lines.append(f"  this machine: dominoes 6.1.0 {rate:.0f} hands per "
+                             f"CPU-second (bench/playout.py); load average "
+                             f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         finally:
             if isinstance(redis, OwnRedis):
                 redis.kill()

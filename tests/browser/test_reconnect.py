@@ -1,5 +1,7 @@
 """The connection: a dropped connection mid-hand (the page says it is reconnecting, comes
-back by itself when the network returns, shows the same state, and play goes on); a second
+back by itself when the network returns, shows the same state, and play goes on); a server
+that stops answering mid-move (frozen, cut off) is left for a new connection, on which the
+move is sent again and played; a second
 tab of the same seat works alongside the first; and how long a phone takes to show a table
 (first load, a load with the app cached, a reconnect) and how much it downloads, written to
 tests/screenshots/timings.json and printed (pytest -s)."""
@@ -7,6 +9,7 @@ tests/screenshots/timings.json and printed (pytest -s)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.request
 from typing import Any
@@ -51,6 +54,47 @@ def test_dropped_connection_comes_back_to_the_same_hand(
     assert not [
         e for e in js_errors if "WebSocket" not in e and "ERR_INTERNET_DISCONNECTED" not in e
     ]
+
+
+def test_a_server_that_stops_answering_mid_move_is_left_and_the_move_played_anew(
+    server: str, new_page: Any, js_errors: list[str]
+) -> None:
+    """The socket on which the page's first move goes out falls silent from then on, both
+    ways (as when its server is frozen or cut off: docs/scaling.md); the page gives up on it
+    (socket.js's ANSWER_WAIT), connects again and sends the move again with its id."""
+    page = new_page()
+    silenced: list[Any] = []
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        sockets.append(ws)
+        upstream = ws.connect_to_server()
+
+        def up(message: str | bytes) -> None:
+            if not silenced and json.loads(message).get("type") == "play":
+                silenced.append(ws)
+            if ws not in silenced:
+                upstream.send(message)
+
+        def down(message: str | bytes) -> None:
+            if ws not in silenced:
+                ws.send(message)
+
+        ws.on_message(up)
+        upstream.on_message(down)
+
+    page.route_web_socket(re.compile(r".*/api/tables/[^/]+/ws$"), route)
+    versus_computer(page, server, "Nadia")
+    before = hand(page)
+    assert my_turn(page)
+    opened = len(sockets)
+    played = tap_play(page)
+    deadline = time.monotonic() + 20
+    while not (silenced and len(sockets) > opened):  # given up on, and connected again
+        assert time.monotonic() < deadline, f"no new socket after the silence: {silenced}"
+        page.wait_for_timeout(100)
+    wait_played(page, len(before), played)  # as the server's welcome shows the hand
+    assert not [e for e in js_errors if "WebSocket" not in e]
 
 
 def test_a_second_tab_of_the_same_seat(server: str, new_page: Any, js_errors: list[str]) -> None:

@@ -5,7 +5,8 @@ of one table spread over them, following it wherever it goes.
   its own (``kabes-test-<random>:``), whose keys are deleted afterwards; when Redis cannot be
   reached the test is skipped, saying why, except under CI (``CI`` set), where it fails.
   :class:`OwnRedis` is a ``redis-server`` of the test's own, on a free port, for a test that
-  stops and starts Redis.
+  stops and starts Redis; :class:`RedisProxy` stands between one process and Redis, for a
+  test that cuts that process off.
 - :func:`nodes` starts processes on a fresh PostgreSQL database (``stores.postgres_backend``)
   and kills every one of them, with its workers, whatever happens.
 - :class:`Game` plays one partnership table whose four clients sit on given processes: each
@@ -147,6 +148,72 @@ class OwnRedis:
             self.process = None
 
 
+class RedisProxy:
+    """A TCP proxy between a process and Redis, on the test's event loop: :meth:`cut`
+    makes Redis unreachable for that process as a network partition would (every
+    connection through it, open or new, goes silent: nothing passes, nothing is closed);
+    :meth:`mend` closes those connections (the process connects again) and forwards again."""
+
+    def __init__(self, target_port: int = REDIS_PORT) -> None:
+        self.target = target_port
+        self.port = free_port()
+        self.url = f"redis://{HOST}:{self.port}/0"
+        self.cut_off = False
+        self._server: asyncio.Server | None = None
+        self._links: set[asyncio.StreamWriter] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        """Listen."""
+        self._server = await asyncio.start_server(self._serve, HOST, self.port)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._links.add(writer)
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            if self.cut_off:
+                await reader.read()  # silent until the other side gives up
+                return
+            up_reader, up_writer = await asyncio.open_connection(HOST, self.target)
+            self._links.add(up_writer)
+            await asyncio.gather(self._pump(reader, up_writer, writer),
+                                 self._pump(up_reader, writer, writer))
+        with contextlib.suppress(Exception):
+            writer.close()
+
+    async def _pump(self, src: asyncio.StreamReader, dst: asyncio.StreamWriter,
+                    client: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(Exception):
+            while data := await src.read(65536):
+                while self.cut_off:  # held: nothing passes, nothing closes
+                    await asyncio.sleep(0.05)
+                    if client.is_closing():
+                        return
+                dst.write(data)
+                await dst.drain()
+        with contextlib.suppress(Exception):
+            dst.close()
+
+    def cut(self) -> None:
+        """Redis unreachable through this proxy from now on."""
+        self.cut_off = True
+
+    def mend(self) -> None:
+        """Reachable again: the silent connections are closed, new ones forwarded."""
+        self.cut_off = False
+        for link in list(self._links):
+            with contextlib.suppress(Exception):
+                link.close()
+        self._links.clear()
+
+    async def close(self) -> None:
+        """Stop listening; close every connection."""
+        self.mend()
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 2)
+
+
 class Node(ServerProcess):
     """One `kabes serve --redis` process on the test's PostgreSQL database."""
 
@@ -174,15 +241,18 @@ class Node(ServerProcess):
 @asynccontextmanager
 async def nodes(
     folder: Path, count: int, redis: RedisSpace | str, prefix: str = "",
-    options: tuple[str, ...] = (),
+    options: tuple[str, ...] = (), through: dict[int, str] | None = None,
 ) -> AsyncIterator[list[Node]]:
     """``count`` processes on a fresh PostgreSQL database, started together (with
     ``options`` after the usual ones: the last of a flag given twice counts); every one
-    killed (with its workers) at the end, whatever happens."""
+    killed (with its workers) at the end, whatever happens. ``through``: the Redis URL some
+    of them use instead (by index: a :class:`RedisProxy`'s)."""
     if isinstance(redis, RedisSpace):
         prefix = redis.prefix
+    through = through or {}
     async for backend in postgres_backend():
-        started = [Node(folder / f"node-{n}", backend.url, redis, prefix, *options)
+        started = [Node(folder / f"node-{n}", backend.url, through.get(n, redis), prefix,
+                        *options)
                    for n in range(count)]
         try:
             await asyncio.gather(*(node.start() for node in started))

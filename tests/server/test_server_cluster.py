@@ -9,6 +9,9 @@ the tests skip, saying why, when either cannot be reached, and fail instead unde
 - Ownership cannot split: a process frozen past its lease wakes up to find its table taken;
   it writes nothing into it, and its clients move to the new owner.
 - Redis can go away and come back: play resumes, nothing acknowledged is lost.
+
+Failover in every way an owner can stop answering (killed, frozen, cut off from Redis, with
+seats mid-hello, mid-action and idle): test_server_failover_cluster.py.
 """
 
 from __future__ import annotations
@@ -107,7 +110,9 @@ async def test_a_killed_owners_table_resumes_on_another_process_with_every_acked
         failover = time.monotonic() - killed
         owner = await redis_space.owner(game.code)
         assert owner in (b.id, c.id), owner
-        assert LEASE < failover < 4 * LEASE, f"the table took {failover:.1f} s to move"
+        # Not before A's lease could have run out (renewed every third of a lease); the
+        # time it takes is measured in bench/cluster.py, not held here.
+        assert LEASE / 2 < failover < 20, f"the table took {failover:.1f} s to move"
 
         # The turn's clock resumed with what it held when A last beat (every 0.25 s): the
         # seconds nobody owned the table are nobody's fault.
@@ -229,8 +234,10 @@ async def test_play_resumes_when_redis_comes_back_and_nothing_acknowledged_is_lo
             await trying
             await game.to_the_end()
             await game.check_record(b.base)
-            # Its owner lived on: it took its lease back, nobody else claimed the table.
-            assert await epoch(a.db, game.code) == 1
+            # Redis was gone for a whole lease: its owner could not renew it, so it stopped
+            # acting for the table (3/4 of a lease after its last renewal) and a process
+            # claimed it again once Redis was back (kabes.server.hub.leases).
+            assert await epoch(a.db, game.code) >= 2
             await game.close()
     finally:
         redis.kill()

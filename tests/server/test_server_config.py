@@ -50,7 +50,7 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "redis": ("redis://cache:6379/0", "redis://cache:6379/0"),
     "advertise": ("http://me:8123", "http://me:8123"),
     "redis_prefix": ("kabes-test:", "kabes-test:"),
-    "lease_seconds": ("2", 2.0),
+    "lease_seconds": ("3", 3.0),
     "rate_limits": ("off", False),
     "allow_origin": ("https://play.example.org", "https://play.example.org"),
     "metrics_token": ("s3cret", "s3cret"),
@@ -283,8 +283,9 @@ def test_documented_defaults_are_the_old_ones() -> None:
             config.computer_delay, config.expert_budget, config.fixed_budget) == (
         45.0, 5.0, 30.0, 1.0, 1.0, False)
     assert (config.abandon_seconds, config.seat_sockets) == (600.0, 4)
+    # Leases were 5 s until issue 29 (failover under 3 s): 2 s, renewed every third.
     assert (config.workers, config.redis, config.advertise, config.redis_prefix,
-            config.lease_seconds) == (None, None, None, "kabes:", 5.0)
+            config.lease_seconds) == (None, None, None, "kabes:", 2.0)
 
 
 # A real server from its environment alone ---------------------------------------------

@@ -2,8 +2,12 @@
 // It says hello with the token on every (re)connection, reconnects after a drop with
 // backoff (0.5 s doubling to 8 s, sooner when the browser comes back online), asks for a
 // sync when it sees a gap in seq, and re-sends unanswered actions with their same id (the
-// server never applies an id twice). Handlers: onMessage(msg), onStatus("connecting" |
-// "open" | "reconnecting" | "closed"), onRefused(code) when the server will not seat us.
+// server never applies an id twice). A server that stops answering (its process frozen, or
+// cut off from the others: docs/scaling.md) is given up on: a socket that has no welcome
+// HELLO_WAIT after it was opened, or no message ANSWER_WAIT after an action went unanswered
+// (a hint or a review may take longer: not counted), is dropped and opened again (through
+// any process of a cluster). Handlers: onMessage(msg), onStatus("connecting" | "open" |
+// "reconnecting" | "closed"), onRefused(code) when the server will not seat us.
 // A watcher's socket (watch: true) says hello with "watch": true and gets the table from no
 // seat; its only action is sync.
 //
@@ -27,6 +31,12 @@ import { store } from "./store.js";
 // (4401), no such table (4404), removed by the host (4403), and a fifth socket of this seat
 // that closed this one (4409: reconnecting would close another tab in turn).
 const FINAL = { 4401: "not_seated", 4403: "removed", 4404: "not_found", 4409: "too_many_sockets" };
+// Milliseconds a socket waits for its welcome (a hello may wait for a table whose process
+// died to be taken over: a few seconds) and, with an action unanswered, for any message.
+const HELLO_WAIT = 10000;
+const ANSWER_WAIT = 4000;
+// Actions whose answer may take longer than ANSWER_WAIT (the expert searches).
+const SLOW = new Set(["hint", "review"]);
 
 /** Whether `code` names a table on this phone (local.js's isLocal, without loading it). */
 const isLocal = (code) => code.startsWith("L");
@@ -52,6 +62,7 @@ export class TableSocket {
     this.timer = null;
     this.stopped = false;
     this.welcomed = false;
+    this.silence = null;
     this.online = () => this.retryNow();
     this.offline = () => {
       if (this.ws && !isLocal(this.code)) this.ws.close();
@@ -89,6 +100,7 @@ export class TableSocket {
       return;
     }
     this.ws = ws;
+    if (!isLocal(this.code)) this.expect(HELLO_WAIT);
     const hello = this.watch ? { type: "hello", watch: true, token: this.token } : { type: "hello", token: this.token };
     ws.onopen = () => ws.send(JSON.stringify(hello));
     ws.onmessage = (event) => {
@@ -114,7 +126,32 @@ export class TableSocket {
     ws.onerror = () => {};
   }
 
+  /** Whether an action that is answered at once waits for its answer (on a server's socket). */
+  awaiting() {
+    if (isLocal(this.code)) return false;
+    for (const action of this.pending.values()) if (!SLOW.has(action.type)) return true;
+    return false;
+  }
+
+  /** Give the server `ms` to say something on this socket, else drop it and reconnect. */
+  expect(ms) {
+    clearTimeout(this.silence);
+    const ws = this.ws;
+    this.silence = setTimeout(() => {
+      if (this.ws !== ws || !ws) return;
+      this.ws = null;
+      ws.onclose = null;
+      ws.onmessage = null;
+      try {
+        ws.close(4000);
+      } catch {}
+      this.scheduleRetry();
+    }, ms);
+  }
+
   receive(msg) {
+    clearTimeout(this.silence);
+    if (this.awaiting()) this.expect(ANSWER_WAIT);
     if (msg.type === "error" && msg.id === null && Object.values(FINAL).concat("bad_token").includes(msg.code)) {
       this.refusal = msg.code;
     }
@@ -135,6 +172,7 @@ export class TableSocket {
       return;
     }
     if (["ack", "error", "hint", "review"].includes(msg.type) && msg.id) this.pending.delete(msg.id);
+    if (!this.awaiting()) clearTimeout(this.silence);
     this.onMessage(msg);
   }
 
@@ -155,6 +193,7 @@ export class TableSocket {
   raw(message) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN && this.welcomed) {
       this.ws.send(JSON.stringify(message));
+      if (this.awaiting()) this.expect(ANSWER_WAIT);
       return true;
     }
     return false;
@@ -172,6 +211,7 @@ export class TableSocket {
   close() {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.silence);
     window.removeEventListener("online", this.online);
     window.removeEventListener("offline", this.offline);
     if (this.ws) this.ws.close(1000);

@@ -22,8 +22,9 @@ from kabes.words import LANGUAGES
 
 PREFIX: Final = "kabes:"
 """The default prefix of every key and channel (``--redis-prefix``)."""
-LEASE_SECONDS: Final = 5.0
-"""How long a lease lives unless renewed (renewed three times in that span)."""
+LEASE_SECONDS: Final = 2.0
+"""How long a lease lives unless renewed (renewed three times in that span; a table moves about
+this long after its owner stopped answering: docs/scaling.md)."""
 LOG_LEVELS: Final = ("debug", "info", "warning", "error")
 """The levels ``--log-level`` accepts."""
 TRUE: Final = frozenset({"1", "true", "yes", "on"})
@@ -212,8 +213,10 @@ class ServerConfig:
     redis_prefix: str = setting(
         PREFIX, "With --redis: the prefix of every Redis key and channel.")
     lease_seconds: float = setting(
-        LEASE_SECONDS, "With --redis: how long a table's lease lives unless renewed (how soon "
-        "a dead process's tables move).", minimum=0.3)
+        LEASE_SECONDS, "With --redis: how long a table's lease lives unless renewed (renewed "
+        "every third of it; how soon a dead, frozen or cut-off process's tables move). A "
+        "process acts for its tables only within three quarters of it from its last renewal.",
+        minimum=0.3)
     rate_limits: bool = setting(
         True, "Refuse (429 slow_down) more than 10 guests a minute from one address, 10 "
         "tables a minute from one player, 10 link codes a minute from one address (20 from "

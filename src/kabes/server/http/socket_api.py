@@ -29,6 +29,7 @@ from kabes.server.common.protocol import (
     decode_client,
     encode,
 )
+from kabes.server.hub.leases import CutOff
 from kabes.server.hub.relay import RemoteSeat
 from kabes.server.services import STORE_DOWN, Services, patience
 from kabes.server.table.actor import Table
@@ -232,7 +233,8 @@ async def _hello(
             relayed = None
         if relayed is not None:
             return relayed
-        if time.monotonic() > deadline:
+        # Cut off from Redis, this process can seat nobody: the client tries another now.
+        if time.monotonic() > deadline or isinstance(failure, CutOff):
             log.warning("a hello for %s could not be seated: %r", code, failure)
             _refuse(sock, ErrorCode.UNAVAILABLE, "the table's server cannot be reached", 1013)
             return None

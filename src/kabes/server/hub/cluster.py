@@ -126,9 +126,10 @@ class Cluster:
 
     @property
     def patience(self) -> float:
-        """Seconds a request or a hello waits for a table's owner: three leases, so that a
-        dead owner's lease expires and another process adopts its table meanwhile."""
-        return 3 * self.lease
+        """Seconds a request or a hello waits for a table's owner: three leases (at least
+        five seconds), so that a dead owner's lease expires and another process adopts its
+        table meanwhile."""
+        return max(5.0, 3 * self.lease)
 
     def counter(self) -> Counter:
         """Counted in Redis: every process's requests count against one limit."""
@@ -245,14 +246,18 @@ class Cluster:
 
     async def renew(self, codes: list[str]) -> list[str]:
         """Say this process is alive and extend its leases on ``codes`` (taking back one
-        nobody holds); the codes whose lease another process holds now."""
-        await self.beat()
+        nobody holds), in one pipelined round trip (a script per :data:`CHUNK` leases); the
+        codes whose lease another process holds now."""
+        parts = [codes[start:start + CHUNK] for start in range(0, len(codes), CHUNK)]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(self.proc_key(self.me), self.advertise, px=self.lease_ms)
+            for part in parts:
+                await self._renew(keys=[self.lease_key(c) for c in part],
+                                  args=[self.me, self.lease_ms], client=pipe)
+            found = await pipe.execute()
         lost: list[str] = []
-        for start in range(0, len(codes), CHUNK):
-            part = codes[start:start + CHUNK]
-            found = await self._renew(
-                keys=[self.lease_key(c) for c in part], args=[self.me, self.lease_ms])
-            lost += [part[int(i) - 1] for i in found]
+        for part, indices in zip(parts, found[1:], strict=True):
+            lost += [part[int(i) - 1] for i in indices]
         return lost
 
     async def release(self, code: str) -> None:

@@ -89,6 +89,15 @@ class Holding(Protocol):
         table's owner."""
         ...
 
+    def current(self) -> bool:
+        """Whether this process may act for its tables now (among many: its leases are
+        surely still its own)."""
+        ...
+
+    async def renewed(self) -> None:
+        """Wait until :meth:`current` may have changed."""
+        ...
+
     async def open(self) -> int:
         """Start holding (rebuilding or adopting tables); how many were rebuilt now."""
         ...
@@ -126,6 +135,13 @@ class HeldAlone:
 
     def __init__(self, tables: Tables) -> None:
         self._tables = tables
+
+    def current(self) -> bool:
+        """Always: nobody else can take a table."""
+        return True
+
+    async def renewed(self) -> None:
+        """Nothing to renew."""
 
     async def open(self) -> int:
         """Rebuild every table that was not over when the server stopped."""

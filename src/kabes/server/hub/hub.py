@@ -168,6 +168,14 @@ class Hub:
         if table.code not in self.tables:
             await self.holding.give_up([table])
 
+    def current(self) -> bool:
+        """Whether this process may act for its tables now (kabes.server.hub.leases)."""
+        return self.holding.current()
+
+    async def renewed(self) -> None:
+        """Wait for the holding's next renewal of its leases."""
+        await self.holding.renewed()
+
     def held(self, code: str) -> Table | None:
         """Table ``code`` if this process holds it (and has not lost it)."""
         table = self.tables.get(code)

@@ -228,15 +228,23 @@ class Relay:
             relayed.first.set_result(kind)
 
     async def check_owners(self) -> None:
-        """Close (1012) every relayed socket whose table's lease is no longer its owner's:
-        its client reconnects and reaches the new owner."""
+        """Close (1012) every relayed socket whose table's lease is no longer its owner's
+        (the owner died, froze or was cut off, and its lease expired; or another process
+        holds it now): its client reconnects and reaches the new owner. A hello still
+        waiting for such an owner's answer looks for the owner again."""
         if not self.relayed:
             return
         codes = sorted({r.code for r in self.relayed.values()})
         owners = dict(zip(codes, await self.cluster.owners(codes), strict=True))
         for relayed in list(self.relayed.values()):
-            if owners.get(relayed.code) != relayed.owner and relayed.first.done():
+            if owners.get(relayed.code) == relayed.owner:
+                continue
+            if relayed.first.done():
                 self._move(relayed)
+            else:  # the hello (Relay.attach) is waiting: it locates the table again
+                if self.relayed.get(relayed.sid) is relayed:
+                    del self.relayed[relayed.sid]
+                relayed.first.set_result("moved")
 
     def _move(self, relayed: Relayed) -> None:
         if self.relayed.get(relayed.sid) is relayed:

@@ -96,6 +96,16 @@ class Holder(Protocol):
         """A tournament table's match is over and kept: its tournament moves on now."""
         ...
 
+    def current(self) -> bool:
+        """Whether the holder may act for its tables now (among many: its leases are
+        surely its own; alone: always)."""
+        ...
+
+    async def renewed(self) -> None:
+        """Wait until :meth:`current` may have changed (the holder's next renewal of its
+        leases, which drops the tables another process took meanwhile)."""
+        ...
+
 
 class Table:
     """A table's actor."""
@@ -240,6 +250,11 @@ class Table:
         """Handle the inbox, one item at a time, for as long as the table lives."""
         while True:
             item = await self.inbox.get()
+            # Among many, a process that went unheard (frozen, cut off) acts for no table
+            # before its leases are renewed: a table another process took meanwhile is lost
+            # by then, and the item turned away (kabes.server.hub.leases).
+            while not self.holder.current() and not self.lost and not self.closed:
+                await self.holder.renewed()
             try:
                 await self._handle(item)
                 with contextlib.suppress(Refused):
