@@ -200,7 +200,10 @@ def test_the_pack_downloads_once_and_home_plays_on_the_phone_with_no_network(
     assert page.locator(".error").count() == 0
     page.unroute("**/api/**")
     refused = [e for e in js_errors if "ERR_CONNECTION_REFUSED" in e]
-    assert 1 <= len(refused) <= 2, js_errors  # the catalog of variants, and the lobby's count
+    # Home's calls go out at once (the catalog of variants, the lobby's count, the rankings card,
+    # one's matches): how many were refused before the first refusal turned home to the phone
+    # depends on timing, but never more than those, and nothing is asked again.
+    assert 1 <= len(refused) <= 4, js_errors
     js_errors[:] = [e for e in js_errors if e not in refused]
     page.reload()
     page.wait_for_selector("[data-action=offline-remove]")
