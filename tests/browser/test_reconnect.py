@@ -61,7 +61,8 @@ def test_a_server_that_stops_answering_mid_move_is_left_and_the_move_played_anew
 ) -> None:
     """The socket on which the page's first move goes out falls silent from then on, both
     ways (as when its server is frozen or cut off: docs/scaling.md); the page gives up on it
-    (socket.js's ANSWER_WAIT), connects again and sends the move again with its id."""
+    (socket.js's answerWait(): four times its answers' usual time, 1.5 to 6 s), connects
+    again and sends the move again with its id."""
     page = new_page()
     silenced: list[Any] = []
     sockets: list[Any] = []

@@ -4,9 +4,10 @@
 // sync when it sees a gap in seq, and re-sends unanswered actions with their same id (the
 // server never applies an id twice). A server that stops answering (its process frozen, or
 // cut off from the others: docs/scaling.md) is given up on: a socket that has no welcome
-// HELLO_WAIT after it was opened, or no message ANSWER_WAIT after an action went unanswered
-// (a hint or a review may take longer: not counted), is dropped and opened again (through
-// any process of a cluster). Handlers: onMessage(msg), onStatus("connecting" | "open" |
+// HELLO_WAIT after it was opened, or no message for a while after an action went unanswered
+// (answerWait(): four times the answers' usual time on this network, 1.5 to 6 s; a hint or a
+// review may take longer: not counted), is dropped and opened again (through any process of a
+// cluster). Handlers: onMessage(msg), onStatus("connecting" | "open" |
 // "reconnecting" | "closed"), onRefused(code) when the server will not seat us.
 // A watcher's socket (watch: true) says hello with "watch": true and gets the table from no
 // seat; its only action is sync.
@@ -34,8 +35,14 @@ const FINAL = { 4401: "not_seated", 4403: "removed", 4404: "not_found", 4409: "t
 // Milliseconds a socket waits for its welcome (a hello may wait for a table whose process
 // died to be taken over: a few seconds) and, with an action unanswered, for any message.
 const HELLO_WAIT = 10000;
-const ANSWER_WAIT = 4000;
-// Actions whose answer may take longer than ANSWER_WAIT (the expert searches).
+// An unanswered action is given four times the time answers usually take on this network
+// (a moving average of the last ones: a phone on slow 3G is not dropped for being slow),
+// within these bounds, and ANSWER_FIRST before any answer was timed. The lower bound is what
+// keeps a frozen server's failover near the server's own (docs/scaling.md).
+const ANSWER_MIN = 1500;
+const ANSWER_MAX = 6000;
+const ANSWER_FIRST = 3000;
+// Actions whose answer may take longer (the expert searches): not timed, not waited for.
 const SLOW = new Set(["hint", "review"]);
 
 /** Whether `code` names a table on this phone (local.js's isLocal, without loading it). */
@@ -63,6 +70,8 @@ export class TableSocket {
     this.stopped = false;
     this.welcomed = false;
     this.silence = null;
+    this.sentAt = new Map();
+    this.answerTime = null;
     this.online = () => this.retryNow();
     this.offline = () => {
       if (this.ws && !isLocal(this.code)) this.ws.close();
@@ -133,6 +142,21 @@ export class TableSocket {
     return false;
   }
 
+  /** How long an unanswered action waits for a message before the socket is given up on. */
+  answerWait() {
+    if (this.answerTime === null) return ANSWER_FIRST;
+    return Math.min(ANSWER_MAX, Math.max(ANSWER_MIN, 4 * this.answerTime));
+  }
+
+  /** An answer to action `id` came: time it (from its last sending). */
+  timed(id) {
+    const at = this.sentAt.get(id);
+    this.sentAt.delete(id);
+    if (at === undefined) return;
+    const took = performance.now() - at;
+    this.answerTime = this.answerTime === null ? took : 0.75 * this.answerTime + 0.25 * took;
+  }
+
   /** Give the server `ms` to say something on this socket, else drop it and reconnect. */
   expect(ms) {
     clearTimeout(this.silence);
@@ -151,7 +175,7 @@ export class TableSocket {
 
   receive(msg) {
     clearTimeout(this.silence);
-    if (this.awaiting()) this.expect(ANSWER_WAIT);
+    if (this.awaiting()) this.expect(this.answerWait());
     if (msg.type === "error" && msg.id === null && Object.values(FINAL).concat("bad_token").includes(msg.code)) {
       this.refusal = msg.code;
     }
@@ -171,7 +195,10 @@ export class TableSocket {
       if (gap) this.send("sync");
       return;
     }
-    if (["ack", "error", "hint", "review"].includes(msg.type) && msg.id) this.pending.delete(msg.id);
+    if (["ack", "error", "hint", "review"].includes(msg.type) && msg.id) {
+      this.pending.delete(msg.id);
+      if (msg.type === "ack" || msg.type === "error") this.timed(msg.id);
+    }
     if (!this.awaiting()) clearTimeout(this.silence);
     this.onMessage(msg);
   }
@@ -193,7 +220,8 @@ export class TableSocket {
   raw(message) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN && this.welcomed) {
       this.ws.send(JSON.stringify(message));
-      if (this.awaiting()) this.expect(ANSWER_WAIT);
+      if (this.pending.has(message.id) && !SLOW.has(message.type)) this.sentAt.set(message.id, performance.now());
+      if (this.awaiting()) this.expect(this.answerWait());
       return true;
     }
     return false;
