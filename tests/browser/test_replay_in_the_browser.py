@@ -165,7 +165,7 @@ def test_a_mexican_train_round_replays_as_the_engine_gives_it_while_the_match_go
     assert page.locator(".replay-position .board").get_attribute("data-engine") == "12-12"
     step_to_the_end(page, record, trains=True)
     shot(page, "replay-mexican-train-end")
-    assert page.locator(".replay-where").inner_text().startswith("round 1 of 1 · move ")
+    assert page.locator(".replay-where").inner_text().startswith("round 1 of 1 so far · move ")
     assert axe_violations(page) == []
     assert js_errors == []
 

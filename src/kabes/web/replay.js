@@ -358,6 +358,13 @@ class Replay {
     clear(this.endEl).append(panel);
   }
 
+  /** The words of the bar's "hand 3 of 7 · move 12". */
+  whereKey() {
+    const over = this.summary.status === "over";
+    if (this.view.traits.rounds) return over ? "replay.where_round" : "replay.where_round_so_far";
+    return over ? "replay.where" : "replay.where_so_far";
+  }
+
   /** The seat this device's player held in the match, else null. */
   get mySeat() {
     const me = store.identity()?.player;
@@ -398,8 +405,9 @@ class Replay {
     } }, SPEEDS.map((s) => h("option", { value: s, selected: s === this.speed }, `×${s}`)));
     clear(this.barEl).append(
       h("p", { class: "replay-where num", "data-hand": this.hand, "data-move": this.move },
-        // A round where the variant plays rounds (its traits), as its score line says.
-        t(this.view.traits.rounds ? "replay.where_round" : "replay.where", { hand: this.hand, of: this.total, move: this.move })),
+        // A round where the variant plays rounds (its traits), as its score line says; "so far"
+        // while the match goes on (its score line counts the rounds still to come).
+        t(this.whereKey(), { hand: this.hand, of: this.total, move: this.move })),
       h("div", { class: "replay-buttons" },
         button("replay-first", "first", t("replay.first"), () => this.step(() => this.first()), this.atStart),
         button("replay-prev", "prev", t("replay.prev"), () => this.step(() => this.prev()), this.atStart),
