@@ -710,18 +710,30 @@ async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: s
                 proxy.cut()
             # The longest the table stood still, from the strike until it moves at its new
             # owner (cut off, the owner may go on serving until it fences itself).
-            last, still = struck, 0.0
+            last, still, ended = struck, 0.0, False
             while True:
-                await table.step(ports)
+                try:
+                    await table.step(ports)
+                except EOFError:  # the match ended first (a cut-off owner may play on)
+                    ended = True
+                    break
                 now = time.monotonic()
                 still, last = max(still, now - last), now
                 if lease.done():
                     break
-            gone, taken = lease.result()
-            times.append(still)
-            print(f"  {mode} {len(times)}: the table stood still {still:.2f} s (its lease "
-                  f"ended {gone - struck:.2f} s after the strike, was taken at "
-                  f"{taken - struck:.2f} s; moving again at {last - struck:.2f} s)", flush=True)
+            if ended:
+                lease.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await lease
+                print(f"  {mode}: the match ended before its lease moved (not counted)",
+                      flush=True)
+            else:
+                gone, taken = lease.result()
+                times.append(still)
+                print(f"  {mode} {len(times)}: the table stood still {still:.2f} s (its lease "
+                      f"ended {gone - struck:.2f} s after the strike, was taken at "
+                      f"{taken - struck:.2f} s; moving again at {last - struck:.2f} s)",
+                      flush=True)
             if mode == "kill":
                 victim.start()
             elif mode == "freeze":
