@@ -395,6 +395,17 @@ balancer does (nginx: ``max_fails=1 fail_timeout=5s``, ``proxy_next_upstream err
 timeout``)."""
 DOWN: dict[int, float] = {}
 """Ports passed over until then (``time.monotonic()``), every client's (one balancer)."""
+TRACE: list[tuple[float, str]] = []
+"""What the failover's clients did and saw, by wall-clock time (``--trace-over``)."""
+NAMES: dict[int, str] = {}
+"""Each process's name by port, for the trace."""
+
+
+def note(text: str) -> None:
+    """Add ``text`` to the trace (kept for the last minute or so)."""
+    TRACE.append((time.time(), text))
+    if len(TRACE) > 20_000:
+        del TRACE[:10_000]
 
 
 def pick(ports: list[int]) -> int:
@@ -479,7 +490,8 @@ class RedisProxy:
 class Seat:
     """One person's socket at the failover table, as a real client keeps it: reconnects
     after a close, a refusal or ``ACK_WAIT`` without an answer, through a process picked at
-    random, and sends an unanswered action again with its same id."""
+    random, and sends an unanswered action again with its same id. Each seat reconnects in a
+    task of its own (:meth:`reconnect`), so one seat's wait never holds up another's."""
 
     def __init__(self, code: str, token: str) -> None:
         self.code = code
@@ -489,12 +501,26 @@ class Seat:
         self.latest: dict[str, Any] = {}
         self.answers: dict[str, dict[str, Any]] = {}
         self.reader: asyncio.Task[None] | None = None
+        self.joining: asyncio.Task[None] | None = None
+        """The reconnection under way, if any."""
         self.news = asyncio.Event()
         self.failure: Exception | None = None
         """Why the last connection failed."""
         self.reconnects = 0
         self.port = 0
         """The process this socket goes through."""
+
+    @property
+    def name(self) -> str:
+        """How the trace names this seat."""
+        return f"seat {self.seat}" if self.seat >= 0 else f"seat of {self.token[:6]}"
+
+    def reconnect(self, ports: list[int], deadline: float) -> asyncio.Task[None]:
+        """Reconnect in the background (unless already under way); the task doing it."""
+        if self.joining is None or self.joining.done():
+            self.joining = asyncio.get_running_loop().create_task(
+                self.connect(ports, deadline))
+        return self.joining
 
     async def connect(self, ports: list[int], deadline: float) -> None:
         """Connect through the processes of ``ports`` (at random) until one seats this
@@ -506,6 +532,7 @@ class Seat:
                 return
             except Exception as err:
                 self.failure = err
+                note(f"{self.name}: {NAMES.get(port, port)} failed it: {_said(err)}")
                 if not isinstance(err, RuntimeError):  # refused, silent (not a refusal)
                     failed(port)
             await asyncio.sleep(0.05)
@@ -514,6 +541,7 @@ class Seat:
     async def _connect(self, port: int) -> None:
         await self.close()
         self.reconnects += 1
+        note(f"{self.name}: opens a socket through {NAMES.get(port, port)}")
         ws = await connect(f"ws://{HOST}:{port}/api/tables/{self.code}/ws", proxy=None,
                            ping_interval=None, open_timeout=OPEN_WAIT, close_timeout=0.2)
         try:
@@ -527,6 +555,7 @@ class Seat:
             await _abandon(ws)
             raise RuntimeError(welcome)
         self.ws, self.seat, self.latest, self.port = ws, welcome["seat"], welcome, port
+        note(f"{self.name}: welcome through {NAMES.get(port, port)} (seq {welcome['seq']})")
         self.reader = asyncio.get_running_loop().create_task(self._read(ws))
 
     async def _read(self, ws: ClientConnection) -> None:
@@ -538,7 +567,11 @@ class Seat:
                         self.latest = message
                 elif message["type"] in ("ack", "error"):
                     self.answers[message["id"]] = message
+                    note(f"{self.name}: {message['type']} {message['id']}"
+                         + (f" {message.get('code')}" if message["type"] == "error" else ""))
                 self.news.set()
+        note(f"{self.name}: socket through {NAMES.get(self.port, self.port)} closed "
+             f"{ws.close_code}")
         self.news.set()
 
     @property
@@ -555,6 +588,27 @@ class Seat:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.reader
         self.ws = self.reader = None
+
+    async def leave(self, why: str) -> None:
+        """Close the socket as a client that gave up on its process."""
+        note(f"{self.name}: leaves {NAMES.get(self.port, self.port)}: {why}")
+        await self.close()
+
+    async def stop(self) -> None:
+        """Stop reconnecting and close."""
+        if self.joining is not None:
+            self.joining.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.joining
+        await self.close()
+
+
+def _said(err: BaseException) -> str:
+    """A failure in a few words, for the trace."""
+    if isinstance(err, RuntimeError) and err.args and isinstance(err.args[0], dict):
+        return f"answered {err.args[0].get('code') or err.args[0].get('type')}"
+    text = repr(err)
+    return text if len(text) < 120 else text[:117] + "..."
 
 
 async def _abandon(ws: ClientConnection) -> None:
@@ -575,17 +629,18 @@ class FailoverTable:
     async def close(self) -> None:
         """Close every seat's socket."""
         for seat in self.seats:
-            await seat.close()
+            await seat.stop()
 
     async def step(self, ports: list[int]) -> None:
-        """The seat to move plays (or the host deals), until acknowledged, reconnecting
-        any closed socket (or one silent for ``ACK_WAIT``) through a process at random."""
+        """The seat to move plays (or the host deals), until acknowledged; every closed
+        socket (or one silent for ``ACK_WAIT``) reconnects in its own task, through a
+        process at random, and only the seat to move is waited for."""
         deadline = time.monotonic() + 120
         pending: tuple[Seat, dict[str, Any]] | None = None
         while time.monotonic() < deadline:
             for seat in self.seats:
                 if not seat.open:
-                    await seat.connect(ports, deadline)
+                    seat.reconnect(ports, deadline)
             newest = max((s.latest for s in self.seats), key=lambda m: m["seq"])
             status = newest["table"]["status"]
             by_seat = {s.seat: s for s in self.seats}
@@ -595,6 +650,9 @@ class FailoverTable:
                 await asyncio.sleep(0.005)
                 continue
             actor = by_seat[0] if status == "between_hands" else by_seat[newest["view"]["turn"]]
+            if not actor.open:
+                await actor.reconnect(ports, deadline)
+                continue
             if pending is not None and pending[0] is actor:
                 message = pending[1]  # the same action again, with its id
             else:
@@ -602,9 +660,9 @@ class FailoverTable:
                     actor.news.clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(actor.news.wait(), ACK_WAIT)
-                    if actor.latest["seq"] < newest["seq"]:
+                    if actor.open and actor.latest["seq"] < newest["seq"]:
                         failed(actor.port)
-                        await actor.close()
+                        await actor.leave(f"no update to seq {newest['seq']} in {ACK_WAIT:g} s")
                     continue
                 if status == "between_hands":
                     message = {"type": "next_hand"}
@@ -615,9 +673,10 @@ class FailoverTable:
             action = message["id"]
             try:
                 assert actor.ws is not None
+                note(f"{actor.name}: sends {action} through {NAMES.get(actor.port, actor.port)}")
                 await actor.ws.send(json.dumps(message))
             except Exception:
-                await actor.close()
+                await actor.leave("could not send")
                 continue
             end = time.monotonic() + ACK_WAIT
             while action not in actor.answers and actor.open and time.monotonic() < end:
@@ -628,7 +687,7 @@ class FailoverTable:
             if answer is None:  # closed, or silent: another process
                 if actor.open:
                     failed(actor.port)
-                await actor.close()
+                    await actor.leave(f"no answer to {action} in {ACK_WAIT:g} s")
                 continue
             if answer["type"] == "ack":
                 return
@@ -684,6 +743,7 @@ async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: s
     try:
         await loop.run_in_executor(None, wait_ready, nodes)
         ports = [n.port for n in nodes]
+        NAMES.update({n.port: n.name for n in nodes})
         table = await open_table(nodes)
         while len(times) < count:
             try:
@@ -701,7 +761,8 @@ async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: s
             victim = next(n for n, i in zip(nodes, ids, strict=True) if i == owner)
             proxy = proxies[nodes.index(victim)]
             lease = loop.create_task(lease_moves(redis, code, owner))
-            struck = time.monotonic()
+            struck, struck_at = time.monotonic(), time.time()
+            note(f"** {mode} {victim.name}, the table's owner")
             if mode == "kill":
                 victim.sigkill()
             elif mode == "freeze":
@@ -734,6 +795,9 @@ async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: s
                       f"ended {gone - struck:.2f} s after the strike, was taken at "
                       f"{taken - struck:.2f} s; moving again at {last - struck:.2f} s)",
                       flush=True)
+                if args.trace_over is not None and still > args.trace_over:
+                    print(timeline(folder, mode, struck_at, struck_at + last - struck + 0.2,
+                                   struck, gone, taken), flush=True)
             if mode == "kill":
                 victim.start()
             elif mode == "freeze":
@@ -754,6 +818,33 @@ async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: s
         for proxy in proxies:
             await proxy.close()
     return times
+
+
+def timeline(folder: Path, mode: str, start: float, end: float, struck: float, gone: float,
+             taken: float) -> str:
+    """What the clients did and saw between ``start`` and ``end`` (wall clock), with the
+    lease's moves and the processes' log lines (``--log-level info`` shows the most), each
+    in seconds from the strike."""
+    events = [(at, "client", text) for at, text in TRACE if start - 0.3 <= at <= end]
+    events += [(start + gone - struck, "bench", "** the lease is no longer the owner's"),
+               (start + taken - struck, "bench", "** the lease is taken by another")]
+    for path in sorted(folder.glob(f"{mode}-*.log")):
+        for line in path.read_text(errors="replace").splitlines():
+            try:
+                entry = json.loads(line)
+                at = float(entry["ts"])
+            except (ValueError, KeyError, TypeError):
+                continue
+            if start - 0.3 <= at <= end and entry.get("logger") not in QUIET_LOGGERS:
+                said = {k: v for k, v in entry.items() if k not in ("ts", "level", "logger")}
+                events.append((at, path.stem, f"{entry.get('level')} {entry.get('logger')}: "
+                                              f"{json.dumps(said)[:160]}"))
+    events.sort(key=lambda e: e[0])
+    return "\n".join(f"    {at - start:+7.3f} s  {who:<10} {text}" for at, who, text in events)
+
+
+QUIET_LOGGERS = ("kabes.table", "uvicorn.access")
+"""Log lines left out of a timeline (one a move)."""
 
 
 async def lease_moves(redis: Redis, code: str, owner: str) -> tuple[float, float]:
@@ -845,6 +936,9 @@ def main() -> None:
     parser.add_argument("--redis", default="",
                         help="a Redis URL to use (default: a redis-server of the bench's own)")
     parser.add_argument("--log-level", default="warning", help="the processes' log level")
+    parser.add_argument("--trace-over", type=float, default=None, metavar="SECONDS",
+                        help="print the timeline (clients' events, the lease, the processes' "
+                        "log lines) of every failover slower than this")
     parser.add_argument("--setup-timeout", type=float, default=900.0)
     args = parser.parse_args()
 

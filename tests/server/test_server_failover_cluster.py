@@ -9,9 +9,12 @@
 - Owners frozen and killed at random moments, one after another, mid-move or between moves:
   the match goes on through each and its record holds every acknowledged move, once.
 - An owner cut off from Redis (a silent proxy between it and Redis) stops acting for its
-  table before its lease can end, tells its clients to reconnect (1012), refuses hellos at
-  once (1013) while cut off; the table moves to a process that reaches Redis, and the cut-off
-  process serves again once Redis answers.
+  table before its lease can end and tells its clients to reconnect (1012); the sockets
+  other processes relayed to it are closed (1012) too; the table moves to a process that
+  reaches Redis, and the cut-off process serves again once Redis answers.
+- While cut off, a process refuses every socket's handshake and ``/healthz`` with 503
+  ``unavailable`` (a balancer passes it over at once), and answers both again once Redis
+  answers.
 
 How fast a table moves is measured by bench/cluster.py; here every wait is only bounded
 generously (``PATIENCE``), so that a loaded machine cannot fail these tests.
@@ -27,8 +30,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+import httpx
 import msgspec
-import pytest
 from clusters import (  # noqa: F401 (redis_fixture: the fixture redis_space)
     PATIENCE,
     Game,
@@ -41,7 +44,7 @@ from clusters import (  # noqa: F401 (redis_fixture: the fixture redis_space)
 )
 from test_server_cluster import entries, epoch
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import InvalidStatus
 from wsclient import Client
 
 MOVED = 1012
@@ -198,18 +201,19 @@ async def test_an_owner_cut_off_from_redis_lets_its_table_move_and_tells_its_cli
 
             proxy.cut()
             # A cannot renew its lease: it stops acting for the table and tells its own
-            # clients to reconnect (1012), while it still serves their sockets.
-            for n in (0, 3):
+            # clients to reconnect (1012), while it still serves their sockets; B and C,
+            # which relayed seats 1 and 2 to A through Redis (which A no longer hears), close
+            # those (1012) once A's lease has ended.
+            for n in (0, 3, 1, 2):
                 client = game.clients[n]
-                await until(lambda c=client: _closed(c), "A to close its sockets")
-                assert client.ws is not None and client.ws.close_code == MOVED
+                await until(lambda c=client: _closed(c), f"seat {n}'s socket to be closed")
+                assert client.ws is not None and client.ws.close_code == MOVED, (
+                    n, client.ws.close_code if client.ws else None)
             new_owner = await until(lambda: _other_owner(redis_space, game.code, a.id),
                                     "the table to be taken by a process that reaches Redis")
             assert await epoch(db, game.code) > first_epoch
-            # While cut off, A seats nobody: a hello there is refused at once (try another).
-            await _refused_at_once(a.base, game.code, game.clients[0].token)
 
-            for n, home in ((0, b), (3, c)):
+            for n, home in ((0, b), (3, c), (1, b), (2, c)):
                 await game.back(game.clients[n], home.base)
             mine = game.clients[seat].latest()
             assert mine is not None
@@ -230,17 +234,59 @@ async def test_an_owner_cut_off_from_redis_lets_its_table_move_and_tells_its_cli
         await proxy.close()
 
 
-async def _refused_at_once(base: str, code: str, token: str) -> None:
-    """A hello through ``base`` is answered ``unavailable`` and closed 1013 (try later or
-    elsewhere) well before a hello's patience would run out."""
+async def test_a_process_cut_off_from_redis_refuses_handshakes_and_healthz_with_503(
+    tmp_path: Path, redis_space: RedisSpace
+) -> None:
+    proxy = RedisProxy()
+    await proxy.start()
+    try:
+        async with nodes(tmp_path, 2, redis_space, through={0: proxy.url}) as group:
+            a, b = group
+            game = await Game.open([a, b, a, b], target=50)  # A owns it, through the proxy
+            await game.step()
+            assert (await _healthz(a.base)).status_code == 200
+
+            proxy.cut()
+            # Once A has fenced itself (its own socket closed 1012), it refuses the handshake
+            # itself: no socket opens, so a balancer tries another process at once.
+            await until(lambda: _closed(game.clients[0]), "A to fence itself")
+            refused = await _handshake(a.base, game.code)
+            assert isinstance(refused, InvalidStatus), refused
+            assert refused.response.status_code == 503
+            assert json.loads(refused.response.body or b"{}")["code"] == "unavailable"
+            health = await _healthz(a.base)
+            assert health.status_code == 503 and health.json()["code"] == "unavailable", (
+                health.status_code, health.text)
+            assert (await _healthz(b.base)).status_code == 200
+
+            proxy.mend()
+            # Redis answers again: A opens sockets and says it is healthy again.
+            await until(lambda: _healthy(a.base), "A to answer /healthz again")
+            back = await game.back(game.clients[0], a.base)
+            assert back["type"] == "welcome" and back["seat"] == 0, back
+            await game.step()
+            await game.close()
+    finally:
+        await proxy.close()
+
+
+async def _healthz(base: str) -> httpx.Response:
+    async with httpx.AsyncClient(trust_env=False, timeout=PATIENCE) as http:
+        return await http.get(base + "/healthz")
+
+
+async def _healthy(base: str) -> bool:
+    return (await _healthz(base)).status_code == 200
+
+
+async def _handshake(base: str, code: str) -> Exception | None:
+    """What opening a table socket through ``base`` raised (None: it opened)."""
     url = base.replace("http://", "ws://") + f"/api/tables/{code}/ws"
-    async with connect(url, proxy=None, open_timeout=PATIENCE) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        answer = json.loads(await asyncio.wait_for(ws.recv(), PATIENCE))
-        assert answer["type"] == "error" and answer["code"] == "unavailable", answer
-        with pytest.raises(ConnectionClosed):
-            await asyncio.wait_for(ws.recv(), PATIENCE)
-        assert ws.close_code == 1013
+    try:
+        async with connect(url, proxy=None, open_timeout=PATIENCE):
+            return None
+    except Exception as err:
+        return err
 
 
 async def test_owners_frozen_and_killed_at_random_moments_lose_no_acknowledged_move(

@@ -66,6 +66,7 @@ from kabes.server.http.static_files import CompressedStatic
 from kabes.server.http.tournaments_api import tournament_routes
 from kabes.server.hub.cluster import Cluster
 from kabes.server.hub.hub import Hub
+from kabes.server.hub.leases import FENCED
 from kabes.server.lobby.lobby import Lobby
 from kabes.server.processes import alone_or_shared
 from kabes.server.services import STORE_DOWN, Services, patience
@@ -342,7 +343,11 @@ def _operations(app: FastAPI, services: Services) -> None:
     @app.get("/healthz", tags=["operations"])
     async def healthz(request: Request) -> dict[str, Any]:
         """Alive, with the tables and sockets held; with many processes, their addresses
-        for clients on this machine or with the metrics token."""
+        for clients on this machine or with the metrics token. 503 ``unavailable`` while
+        this process is cut off from the others (it seats nobody: a balancer passes it
+        over)."""
+        if services.hub.fenced:
+            raise Refused(ErrorCode.UNAVAILABLE, FENCED)
         out: dict[str, Any] = {
             "ok": True, "tables": len(services.hub.tables),
             "connections": services.connections, "store": services.store.dialect}

@@ -16,6 +16,7 @@ import logging
 import time
 
 from fastapi import FastAPI, WebSocket
+from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from kabes.server.common.protocol import (
@@ -29,7 +30,7 @@ from kabes.server.common.protocol import (
     decode_client,
     encode,
 )
-from kabes.server.hub.leases import CutOff
+from kabes.server.hub.leases import FENCED, CutOff
 from kabes.server.hub.relay import RemoteSeat
 from kabes.server.services import STORE_DOWN, Services, patience
 from kabes.server.table.actor import Table
@@ -138,6 +139,12 @@ def socket_routes(app: FastAPI, services: Services) -> None:
 
     @app.websocket("/api/tables/{code}/ws")
     async def table_socket(ws: WebSocket, code: str) -> None:
+        if services.hub.fenced:
+            # Cut off from the others, this process can seat nobody: the handshake itself is
+            # refused (503), so that a balancer tries another process at once (nginx:
+            # proxy_next_upstream http_503) and a client reconnects without a hello's wait.
+            await ws.send_denial_response(_fenced_answer())
+            return
         await ws.accept()
         services.connections += 1
         sock = Socket(ws)
@@ -263,6 +270,12 @@ async def _hello(
         _refuse(sock, ErrorCode.UNAVAILABLE, "the table did not answer in time", 1013)
         return None
     return LocalSeat(table, sock)
+
+
+def _fenced_answer() -> JSONResponse:
+    """503 ``unavailable``: this process is cut off from Redis (try another)."""
+    refused = Refused(ErrorCode.UNAVAILABLE, FENCED)
+    return JSONResponse(refused.to_body(), status_code=refused.status)
 
 
 def _id_of(message: Hello | Action | BadInput) -> str | None:

@@ -76,6 +76,9 @@ class Holding(Protocol):
     """Sockets and requests relayed to and from other processes (None: there are none)."""
     adopted: int
     """Orphaned tables this process has adopted since it started."""
+    fenced: bool
+    """This process cannot renew its leases (cut off from Redis): it holds no table, seats
+    nobody and should be passed over (its handshakes and ``/healthz`` answer 503)."""
 
     @property
     def sole_writer(self) -> bool:
@@ -130,6 +133,7 @@ class HeldAlone:
 
     relay: Relay | None = None
     adopted = 0
+    fenced = False
     sole_writer = True
     answer_within = ANSWER_WITHIN_ALONE
 

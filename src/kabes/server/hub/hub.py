@@ -116,6 +116,12 @@ class Hub:
         """Orphaned tables this process has adopted since it started."""
         return self.holding.adopted
 
+    @property
+    def fenced(self) -> bool:
+        """This process is cut off from the others (kabes.server.hub.leases): it holds no
+        table and seats nobody until it reaches Redis again; a balancer should pass it over."""
+        return self.holding.fenced
+
     def statuses(self) -> dict[str, int]:
         """How many tables in memory are in each status."""
         return dict(Counter(str(t.status) for t in self.tables.values()))

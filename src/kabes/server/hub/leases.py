@@ -55,6 +55,10 @@ FRESH_BEAT = 0.5
 lease back itself, as after Redis lost its keys)."""
 
 
+FENCED = "this process cannot reach the others (Redis); try another"
+"""Why a process cut off from Redis refuses a socket's handshake and ``/healthz`` (503)."""
+
+
 class CutOff(RedisError):
     """This process cannot renew its leases (Redis unreachable): it holds no table and
     cannot reach another's owner; the client should try another process."""
@@ -289,4 +293,4 @@ class Leases:
         return self._fresh(owner, beat, time.time())
 
 
-__all__ = ["ACT_FOR", "CutOff", "Leases"]
+__all__ = ["ACT_FOR", "FENCED", "CutOff", "Leases"]
