@@ -1,13 +1,16 @@
 // socket.js — one seat's WebSocket to a table (PROTOCOL.md), kept open by itself.
-// It says hello with the token on every (re)connection, reconnects after a drop with
-// backoff (0.5 s doubling to 8 s, sooner when the browser comes back online), asks for a
-// sync when it sees a gap in seq, and re-sends unanswered actions with their same id (the
-// server never applies an id twice). A server that stops answering (its process frozen, or
-// cut off from the others: docs/scaling.md) is given up on: a socket that has no welcome
-// HELLO_WAIT after it was opened, or no message for a while after an action went unanswered
-// (answerWait(): four times the answers' usual time on this network, 1.5 to 6 s; a hint or a
-// review may take longer: not counted), is dropped and opened again (through any process of a
-// cluster). Handlers: onMessage(msg), onStatus("connecting" | "open" |
+// It says hello with the token on every (re)connection, reconnects after a drop (the first
+// try at a random moment within FIRST_RETRY, so that the many clients of a process that
+// went away do not all come back at once, nor wait longer than they must; then backing off
+// from 1 s doubling to 8 s; at once when the browser comes back online), asks for a sync when
+// it sees a gap in seq, and re-sends unanswered actions with their same id (the server never
+// applies an id twice). A server that stops answering (its process frozen, or cut off from
+// the others: docs/scaling.md) is given up on: a socket whose handshake does not end within
+// openWait() (twice answerWait() once answers were timed, else HELLO_WAIT), that has no
+// welcome HELLO_WAIT after it was opened, or no message for a while after an action went
+// unanswered (answerWait(): four times the answers' usual time on this network, 1.5 to 6 s;
+// a hint or a review may take longer: not counted), is dropped and opened again (through any
+// process of a cluster). Handlers: onMessage(msg), onStatus("connecting" | "open" |
 // "reconnecting" | "closed"), onRefused(code) when the server will not seat us.
 // A watcher's socket (watch: true) says hello with "watch": true and gets the table from no
 // seat; its only action is sync.
@@ -42,6 +45,8 @@ const HELLO_WAIT = 10000;
 const ANSWER_MIN = 1500;
 const ANSWER_MAX = 6000;
 const ANSWER_FIRST = 3000;
+// Milliseconds within which the first reconnection after a drop is tried, at random.
+const FIRST_RETRY = 500;
 // Actions whose answer may take longer (the expert searches): not timed, not waited for.
 const SLOW = new Set(["hint", "review"]);
 
@@ -109,9 +114,12 @@ export class TableSocket {
       return;
     }
     this.ws = ws;
-    if (!isLocal(this.code)) this.expect(HELLO_WAIT);
+    if (!isLocal(this.code)) this.expect(this.openWait());
     const hello = this.watch ? { type: "hello", watch: true, token: this.token } : { type: "hello", token: this.token };
-    ws.onopen = () => ws.send(JSON.stringify(hello));
+    ws.onopen = () => {
+      if (!isLocal(this.code) && this.ws === ws) this.expect(HELLO_WAIT);
+      ws.send(JSON.stringify(hello));
+    };
     ws.onmessage = (event) => {
       let msg;
       try {
@@ -146,6 +154,14 @@ export class TableSocket {
   answerWait() {
     if (this.answerTime === null) return ANSWER_FIRST;
     return Math.min(ANSWER_MAX, Math.max(ANSWER_MIN, 4 * this.answerTime));
+  }
+
+  /** How long a socket's handshake may take before the socket is given up on: twice the
+   * wait for an answer once answers were timed (a frozen process accepts the connection in
+   * its kernel but never answers it), else as long as a welcome. */
+  openWait() {
+    if (this.answerTime === null) return HELLO_WAIT;
+    return Math.min(HELLO_WAIT, 2 * this.answerWait());
   }
 
   /** An answer to action `id` came: time it (from its last sending). */
@@ -206,7 +222,7 @@ export class TableSocket {
   scheduleRetry() {
     if (this.stopped) return;
     this.onStatus(this.welcomed ? "reconnecting" : "connecting");
-    const delay = Math.min(8000, 500 * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);
+    const delay = this.attempt === 0 ? Math.random() * FIRST_RETRY : Math.min(8000, 500 * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);
     this.attempt += 1;
     this.timer = setTimeout(() => this.connect(), delay);
   }
