@@ -12,7 +12,8 @@ database on the local server (dropped at the end), and prints:
       kill: p50 X s, p99 Y s, max Z s over K
       freeze: ...
       cutoff: ...
-      this machine: dominoes 6.1.0 N hands per CPU-second (bench/playout.py); load average L
+      this machine: Kabès fastline N, dominoes 6.1.0 M hands per CPU-second
+      (bench/playout.py); load average L
 
 with a line under each flat-out figure about latency, errors and CPU (the clients, the
 processes, PostgreSQL and Redis all share this machine's cores: on a loaded machine every
@@ -30,12 +31,19 @@ figure here is noisy).
   that behave as a real client behind a load balancer: after a close, a refusal, or a second
   without an answer (``ACK_WAIT``), a client reconnects through a process picked at random
   among those that have not failed a client in the last 5 s (``FAIL_TIMEOUT``, as nginx's
-  ``max_fails=1 fail_timeout=5s``) and sends its unanswered action again with the same id.
+  ``max_fails=1 fail_timeout=5s``; a handshake refused with 503, one not answered within
+  ``OPEN_WAIT`` and a silent socket count as failing) and sends its unanswered action again
+  with the same id. Each seat reconnects in a task of its own: one seat's wait never holds
+  up another's, and only the seat to move is waited for.
   ``--kills``, ``--freezes`` and ``--cutoffs`` times, at a random moment, the table's owner
   (its lease in Redis) is killed with SIGKILL (started again afterwards), frozen with SIGSTOP
   (SIGCONT once the table moved on) or cut off from Redis (its proxy goes silent, as in a
   network partition; mended once the table moved on). Measured: the longest the table stood
   still (no move acknowledged), from the strike until it moves at its new owner.
+  ``--trace-over SECONDS`` prints, for every failover slower than that, its timeline: what
+  each seat did and saw (sockets opened, refused, closed and their codes, actions sent and
+  answered), when the lease ended and was taken, and the processes' log lines (more of them
+  with ``--log-level info``), in seconds from the strike.
 
 Everything is bounded in time, talks only to 127.0.0.1, and every process it started (servers
 with their workers, redis-server, client processes) is killed at the end whatever happens.
@@ -43,6 +51,7 @@ with their workers, redis-server, client processes) is killed at the end whateve
 Run: .venv/bin/python bench/cluster.py [--flat-tables 200] [--flat-seconds 20]
                                        [--kills 5] [--freezes 5] [--cutoffs 5]
                                        [--lease 2] [--processes 1,2] [--renew-tables 10000]
+                                       [--trace-over 3] [--log-level info]
 """
 
 from __future__ import annotations
@@ -85,7 +94,7 @@ from load import (
     free_port,
     measure,
 )
-from playout import dominoes_hands
+from playout import dominoes_hands, kabes_hands
 
 KABES = Path(sys.executable).with_name("kabes")
 PG_ADMIN = "postgresql://{user}@127.0.0.1:5432/test"
@@ -983,10 +992,11 @@ def main() -> None:
                     lines.append(f"  {mode}: {distribution(times)} over {len(times)}")
                     print(lines[-1], flush=True)
             if args.playout_seconds:
+                ours = kabes_hands(args.playout_seconds)
                 rate = dominoes_hands(args.playout_seconds)
-                lines.append(f"  this machine: dominoes 6.1.0 {rate:.0f} hands per "
-                             f"CPU-second (bench/playout.py); load average "
-                             f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+                lines.append(f"  this machine: Kabès fastline {ours:.0f}, dominoes 6.1.0 "
+                             f"{rate:.0f} hands per CPU-second (bench/playout.py); load "
+                             f"average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         finally:
             if isinstance(redis, OwnRedis):
                 redis.kill()

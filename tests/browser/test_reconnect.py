@@ -1,7 +1,8 @@
 """The connection: a dropped connection mid-hand (the page says it is reconnecting, comes
 back by itself when the network returns, shows the same state, and play goes on); a server
 that stops answering mid-move (frozen, cut off) is left for a new connection, on which the
-move is sent again and played; a second
+move is sent again and played; a socket whose handshake never ends (a frozen process accepts
+connections in its kernel and answers nothing) is left for another; a second
 tab of the same seat works alongside the first; and how long a phone takes to show a table
 (first load, a load with the app cached, a reconnect) and how much it downloads, written to
 tests/screenshots/timings.json and printed (pytest -s)."""
@@ -10,10 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+import socket
+import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from browsing import PHONE, SHOTS, register, shot
 from helpers import wait_for
 from play import PLAYABLE, my_turn, tap_play, wait_played
@@ -95,6 +100,89 @@ def test_a_server_that_stops_answering_mid_move_is_left_and_the_move_played_anew
         assert time.monotonic() < deadline, f"no new socket after the silence: {silenced}"
         page.wait_for_timeout(100)
     wait_played(page, len(before), played)  # as the server's welcome shows the hand
+    assert not [e for e in js_errors if "WebSocket" not in e]
+
+
+class Silent:
+    """A TCP listener that accepts connections and never says a thing (a frozen process:
+    its kernel completes the connection, nothing answers the handshake)."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.held: list[socket.socket] = []
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            self.held.append(conn)
+
+    def close(self) -> None:
+        self.listener.close()
+        for conn in self.held:
+            conn.close()
+
+
+@pytest.fixture
+def silent() -> Iterator[Silent]:
+    listener = Silent()
+    yield listener
+    listener.close()
+
+
+# The page's sockets, kept in window.kabesSockets; while window.kabesHold is above zero, the
+# next table socket goes to the silent listener instead of the server.
+HOLD = """
+(() => {
+  const Real = window.WebSocket;
+  window.kabesSockets = [];
+  window.kabesHold = 0;
+  window.WebSocket = class extends Real {
+    constructor(url, protocols) {
+      let target = url;
+      if (window.kabesHold > 0 && url.includes("/api/tables/")) {
+        window.kabesHold -= 1;
+        target = url.replace(location.host, "127.0.0.1:%d");
+      }
+      super(target, protocols);
+      window.kabesSockets.push(this);
+    }
+  };
+})();
+"""
+
+
+def test_a_socket_whose_handshake_never_ends_is_left_for_another(
+    server: str, new_page: Any, js_errors: list[str], silent: Silent
+) -> None:
+    """After a drop, the page's next socket reaches a process that never answers its
+    handshake; the page gives up on it (socket.js's openWait(): twice its answer wait once
+    answers were timed, 3 s on a good network; the 10 s welcome wait before), opens another,
+    and play goes on. How long the page was away is printed (pytest -s)."""
+    page = new_page(bypass_csp=True)  # the silent listener is another origin
+    page.add_init_script(HOLD % silent.port)
+    versus_computer(page, server, "Oscar")
+    before = hand(page)
+    assert my_turn(page)
+    opened = page.evaluate("window.kabesSockets.length")
+    page.evaluate("window.kabesHold = 1; window.kabesSockets.at(-1).close()")
+    start = time.monotonic()
+    deadline = start + 20
+    while not silent.held:
+        assert time.monotonic() < deadline, "the page never reached the silent process"
+        page.wait_for_timeout(50)
+    while page.evaluate("window.kabesSockets.length") < opened + 2:
+        assert time.monotonic() < deadline, "the page waited on the silent socket for good"
+        page.wait_for_timeout(50)
+    page.wait_for_selector(".conn-banner", state="detached", timeout=20000)
+    print(f"\n  back after a silent handshake in {time.monotonic() - start:.1f} s")
+    assert hand(page) == before and my_turn(page)
+    wait_played(page, len(before), tap_play(page))
     assert not [e for e in js_errors if "WebSocket" not in e]
 
 

@@ -110,7 +110,8 @@ class Leases:
         await self._tables.store.forget_servers()
         self.renewed_at = time.monotonic()
         self._tasks = [loop.create_task(self._keep_leases(), name="leases"),
-                       loop.create_task(self._adopt_orphans(), name="adopter")]
+                       loop.create_task(self._adopt_orphans(), name="adopter"),
+                       loop.create_task(self._watch_relayed(), name="relay watcher")]
         return 0
 
     async def stop(self) -> None:
@@ -228,9 +229,7 @@ class Leases:
         """Take the tables in play whose lease has expired (their owner is gone), and
         rebuild them here, a few at a time. The store is read for them every lease or so
         (at random, so that processes take turns), and at once when a process that owned
-        tables in play is seen gone (its key in Redis expired with its leases); meanwhile,
-        every :data:`LOOKS_PER_LEASE` th of a lease, the relayed sockets are checked."""
-        assert self.relay is not None
+        tables in play is seen gone (its key in Redis expired with its leases)."""
         gate = asyncio.Semaphore(ADOPTING)
         tick = self.cluster.lease / LOOKS_PER_LEASE
         owners: set[str] = set()
@@ -256,7 +255,6 @@ class Leases:
             now = time.monotonic()
             try:
                 if not self.fenced:
-                    await self.relay.check()
                     if owners and len(await self.cluster.alive(owners)) < len(owners):
                         watch_until = now + self.cluster.lease  # one died: its leases end
                     if now >= next_read or now < watch_until:
@@ -264,6 +262,22 @@ class Leases:
                         owners = await self._adopt_round(adopt)
             except Exception as err:
                 log.warning("could not look for orphaned tables: %r", err)
+            await asyncio.sleep(max(0.0, now + tick - time.monotonic()))
+
+    async def _watch_relayed(self) -> None:
+        """Every :data:`LOOKS_PER_LEASE` th of a lease, close the sockets relayed to an owner
+        whose lease ended (1012) and detach those relayed here from a process that died. A
+        task of its own: an adoption under way (a rebuild, reads of the store) never holds
+        up a socket waiting on a lost owner."""
+        assert self.relay is not None
+        tick = self.cluster.lease / LOOKS_PER_LEASE
+        while True:
+            now = time.monotonic()
+            try:
+                if not self.fenced:
+                    await asyncio.wait_for(self.relay.check(), self.cluster.lease)
+            except Exception as err:
+                log.warning("could not look at the relayed sockets' owners: %r", err)
             await asyncio.sleep(max(0.0, now + tick - time.monotonic()))
 
     async def _adopt_round(self, adopt: Callable[[str], Awaitable[None]]) -> set[str]:
