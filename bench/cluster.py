@@ -9,7 +9,8 @@ database on the local server (dropped at the end), and prints:
     processes: 2, N durable moves per second
     renewals: 10000 leases of 2 s renewed every 0.67 s in one round trip: ...
     failover (3 processes, leases of 2 s renewed every 0.67 s; ...):
-      kill: p50 X s, p99 Y s, max Z s over K
+      kill: stood still p50 X s, p99 Y s, max Z s over K; from the strike to the first
+            move at the new owner p50 ..., p99 ..., max ...
       freeze: ...
       cutoff: ...
       this machine: Kabès fastline N, dominoes 6.1.0 M hands per CPU-second
@@ -736,16 +737,18 @@ MODES = ("kill", "freeze", "cutoff")
 
 
 async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: str,
-                   mode: str, count: int) -> list[float]:
+                   mode: str, count: int) -> tuple[list[float], list[float]]:
     """``count`` times, kill (SIGKILL), freeze (SIGSTOP, SIGCONT once the table moved on) or
     cut off from Redis (its proxy goes silent, mended once the table moved on) the failover
-    table's owner; the seconds from each to the table's next acknowledged move."""
+    table's owner; for each, the longest the table stood still, and the seconds from the
+    strike to its first move acknowledged at its new owner."""
     proxies = [RedisProxy(redis_url) for _ in range(args.failover_processes)]
     for proxy in proxies:
         await proxy.start()
     nodes = [Node(args, folder, f"{mode}-{n}", db, proxy.url)
              for n, proxy in enumerate(proxies)]
     times: list[float] = []
+    again: list[float] = []
     table: FailoverTable | None = None
     redis = Redis.from_url(redis_url)
     loop = asyncio.get_running_loop()
@@ -800,6 +803,7 @@ async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: s
             else:
                 gone, taken = lease.result()
                 times.append(still)
+                again.append(last - struck)
                 print(f"  {mode} {len(times)}: the table stood still {still:.2f} s (its lease "
                       f"ended {gone - struck:.2f} s after the strike, was taken at "
                       f"{taken - struck:.2f} s; moving again at {last - struck:.2f} s)",
@@ -826,7 +830,7 @@ async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: s
             node.kill()
         for proxy in proxies:
             await proxy.close()
-    return times
+    return times, again
 
 
 def timeline(folder: Path, mode: str, start: float, end: float, struck: float, gone: float,
@@ -988,8 +992,11 @@ def main() -> None:
                              f"gives a process {ACK_WAIT:g} s to answer):")
             for mode in MODES:
                 if events[mode]:
-                    times = asyncio.run(failover(args, folder, db, url, mode, events[mode]))
-                    lines.append(f"  {mode}: {distribution(times)} over {len(times)}")
+                    times, again = asyncio.run(failover(args, folder, db, url, mode,
+                                                        events[mode]))
+                    lines.append(f"  {mode}: stood still {distribution(times)} over "
+                                 f"{len(times)}; from the strike to the first move at the "
+                                 f"new owner {distribution(again)}")
                     print(lines[-1], flush=True)
             if args.playout_seconds:
                 ours = kabes_hands(args.playout_seconds)
