@@ -12,6 +12,9 @@
   table before its lease can end and tells its clients to reconnect (1012); the sockets
   other processes relayed to it are closed (1012) too; the table moves to a process that
   reaches Redis, and the cut-off process serves again once Redis answers.
+- An owner whose link to Redis breaks for a moment (too short to lose its lease) has the
+  sockets other processes relayed to it closed (1012): what it sent them may be lost, and
+  it no longer sends them anything; they reconnect and play on.
 - While cut off, a process refuses every socket's handshake and ``/healthz`` with 503
   ``unavailable`` (a balancer passes it over at once), and answers both again once Redis
   answers.
@@ -265,6 +268,33 @@ async def test_a_process_cut_off_from_redis_refuses_handshakes_and_healthz_with_
             back = await game.back(game.clients[0], a.base)
             assert back["type"] == "welcome" and back["seat"] == 0, back
             await game.step()
+            await game.close()
+    finally:
+        await proxy.close()
+
+
+async def test_an_owner_whose_redis_link_breaks_for_a_moment_has_its_relayed_sockets_closed(
+    tmp_path: Path, redis_space: RedisSpace
+) -> None:
+    proxy = RedisProxy()
+    await proxy.start()
+    try:
+        async with nodes(tmp_path, 2, redis_space, through={0: proxy.url}) as group:
+            a, b = group
+            game = await Game.open([a, b, a, b], target=50)  # A owns it; B relays 1 and 3
+            for _ in range(3):
+                await game.step()
+            proxy.cut()
+            await asyncio.sleep(0.3)  # well within the lease: A keeps the table
+            proxy.mend()  # A's links to Redis close: what went through them may be lost
+            for n in (1, 3):
+                client = game.clients[n]
+                await until(lambda c=client: _closed(c), f"seat {n}'s relayed socket to close")
+                assert client.ws is not None and client.ws.close_code == MOVED, (
+                    n, client.ws.close_code if client.ws else None)
+            assert await redis_space.owner(game.code) == a.id, "A was to keep its table"
+            await game.to_the_end()
+            await game.check_record(a.base)
             await game.close()
     finally:
         await proxy.close()

@@ -16,8 +16,10 @@ Contract:
   it relayed to the old owner (1012): their clients reconnect, through any process, and get
   their exact state. When a process dies, the owners detach the sockets it relayed (the seat
   is disconnected, as when any socket drops).
-- Whenever messages may have been lost (Redis gone or restarted), every relayed socket on
-  both sides is closed or detached: nothing is left half-relayed.
+- Whenever messages may have been lost (Redis gone or restarted, a publish that failed),
+  every relayed socket on both sides is closed or detached, and the owner asks the origins
+  of the sockets it detached to close them (1012) once Redis carries it: nothing is left
+  half-relayed.
 
 Frames (lists, their kind first; ``sid`` numbers a socket at its origin):
 
@@ -348,10 +350,14 @@ class Relay:
 
     def reset(self) -> None:
         """Messages may have been lost: close every relayed socket here (its client
-        reconnects), detach every socket relayed to here, fail every call waiting."""
+        reconnects), detach every socket relayed to here, fail every call waiting. The
+        processes of the sockets relayed here are asked to close them (1012), as far as
+        Redis carries it: else such a socket, whose lease stays with this process, would stay
+        open at its origin with nothing more sent to it."""
         for relayed in list(self.relayed.values()):
             self._move(relayed)
         for conn in list(self.remote.values()):
+            conn.close(MOVED_CLOSE)
             self._detach(conn)
         for reply in self.calls.values():
             if not reply.done():
