@@ -41,7 +41,8 @@ figure here is noisy).
   (SIGCONT once the table moved on) or cut off from Redis (its proxy goes silent, as in a
   network partition; mended once the table moved on). Measured: the longest the table stood
   still (no move acknowledged), from the strike until it moves at its new owner.
-  ``--trace-over SECONDS`` prints, for every failover slower than that, its timeline: what
+  ``--trace-over SECONDS`` prints, for every failover slower than that (standing still, or
+  from the strike to the first move at the new owner), its timeline: what
   each seat did and saw (sockets opened, refused, closed and their codes, actions sent and
   answered), when the lease ended and was taken, and the processes' log lines (more of them
   with ``--log-level info``), in seconds from the strike.
@@ -808,7 +809,7 @@ async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: s
                       f"ended {gone - struck:.2f} s after the strike, was taken at "
                       f"{taken - struck:.2f} s; moving again at {last - struck:.2f} s)",
                       flush=True)
-                if args.trace_over is not None and still > args.trace_over:
+                if args.trace_over is not None and max(still, last - struck) > args.trace_over:
                     print(timeline(folder, mode, struck_at, struck_at + last - struck + 0.2,
                                    struck, gone, taken), flush=True)
             if mode == "kill":
