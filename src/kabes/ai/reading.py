@@ -29,38 +29,41 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import pairwise
 from math import exp
+from typing import Final
 
+from kabes.ai import features
 from kabes.ai.bits import DOUBLE_SIX
-from kabes.ai.features import (
-    CONTROL,
-    COVERS_PARTNER,
-    DOUBLE,
-    HOLDS,
-    KILLS_SUIT,
-    LACKS,
-    NEXT_LACKS,
-    PARTNER_LACKS,
-    PARTNER_SUIT,
-    PIP,
-)
 from kabes.moves import RIGHT
 from kabes.views import View
 
-BETA = 0.3
+BETA: Final = 0.3
 """How sharply a counting seat is assumed to prefer its better moves (0: not at all). 0.3,
 0.6 and 1.0 measured alike against the skilled level (within their noise); against
 heavy-tile play 0.3 measured best (74.1% of hands against 72.2% at 0.6)."""
-HEAVY = 1.2
+HEAVY: Final = 1.2
 """How sharply a heavy-tile seat prefers each pip more (a tile one pip heavier is about
 three times likelier to be its choice), and a double on equal weight."""
 COUNTING = 0.5
 """The prior share of counting players; the rest are taken to play their heaviest tile."""
 
-FITS = DOUBLE_SIX.fits
-LOW = DOUBLE_SIX.low
-HIGH = DOUBLE_SIX.high
-BIT = DOUBLE_SIX.bit
-ALL = (1 << len(DOUBLE_SIX.tiles)) - 1
+FITS: Final = DOUBLE_SIX.fits
+LOW: Final = DOUBLE_SIX.low
+HIGH: Final = DOUBLE_SIX.high
+BIT: Final = DOUBLE_SIX.bit
+ALL: Final = (1 << len(DOUBLE_SIX.tiles)) - 1
+
+# The skilled level's feature weights (kabes.ai.features), as Final names of this module: where
+# it is compiled (kabes.native) they are C constants, not a dictionary lookup at each use.
+CONTROL: Final[float] = features.CONTROL
+COVERS_PARTNER: Final[float] = features.COVERS_PARTNER
+DOUBLE: Final[float] = features.DOUBLE
+HOLDS: Final[float] = features.HOLDS
+KILLS_SUIT: Final[float] = features.KILLS_SUIT
+LACKS: Final[float] = features.LACKS
+NEXT_LACKS: Final[float] = features.NEXT_LACKS
+PARTNER_LACKS: Final[float] = features.PARTNER_LACKS
+PARTNER_SUIT: Final[float] = features.PARTNER_SUIT
+PIP: Final[float] = features.PIP
 
 
 class Reading:
