@@ -23,12 +23,11 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from playout import dominoes_hands  # noqa: E402
-
-from kabes import native  # noqa: E402
-from kabes.ai import Expert, make_player  # noqa: E402
-from kabes.match import Match  # noqa: E402
-from kabes.views import View, view  # noqa: E402
+from kabes import native
+from kabes.ai import Expert, make_player
+from kabes.match import Match
+from kabes.views import View, view
+from playout import dominoes_hands
 
 
 def positions(variant: str, players: int, count: int) -> list[View]:

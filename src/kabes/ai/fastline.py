@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from kabes.ai.bits import DOUBLE_SIX
+from kabes.ai.bits import DOUBLE_SIX, POP_14
 from kabes.moves import LEFT, Play
 from kabes.results import Ending, HandEnd
 
@@ -55,6 +55,23 @@ def pips(hand: int) -> int:
     """The pips in a bit-set hand (what ``kabes.tiles.count`` gives for its tiles)."""
     a, b, c, d = PIPS_7
     return a[hand & 127] + b[hand >> 7 & 127] + c[hand >> 14 & 127] + d[hand >> 21]
+
+
+def deal(random: Callable[[], float], hands: int, each: int) -> list[int]:
+    """``hands`` random hands of ``each`` double-six tiles as bit sets: the first tiles of a
+    Fisher-Yates shuffle of the set's bits (written out on ints, with no tile objects, so
+    that compiled it is a small part of a random hand's cost: ``bench/playout.py``)."""
+    deck = [1 << i for i in range(len(TILES))]
+    for i in range(len(deck) - 1, 0, -1):
+        j = int(random() * (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+    out = []
+    for seat in range(hands):
+        hand = 0
+        for k in range(seat * each, seat * each + each):
+            hand |= deck[k]
+        out.append(hand)
+    return out
 
 
 def playout(
@@ -104,7 +121,7 @@ def playout(
         if random() < greedy:
             bit = 1 << (playable.bit_length() - 1)
         else:
-            k = int(random() * playable.bit_count())
+            k = int(random() * (POP_14[playable & 16383] + POP_14[playable >> 14]))
             for _ in range(k):
                 playable &= playable - 1
             bit = playable & -playable
