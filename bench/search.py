@@ -4,9 +4,10 @@ The expert is as strong as the worlds it fits into its budget (docs/levels.md). 
 the same partnership positions every run (seat 0's choices in hands played by skilled
 players, from the lead to the last tiles, some late enough for the endgame search), has the
 expert evaluate each with ``--budget`` seconds on one process, and prints the worlds per move
-(mean, and split between early and late positions), then dominoes 6.1.0's random hands per
-CPU-second (bench/playout.py) of the same run, the yardstick no change of ours moves. It says
-which code ran: the compiled modules (``kabes.native``) or pure Python
+(mean, and split between early and late positions; a busy machine gives the expert less of
+its wall-clock budget, so worlds per CPU-second are printed too), then dominoes 6.1.0's random
+hands per CPU-second (bench/playout.py) of the same run, the yardstick no change of ours
+moves. It says which code ran: the compiled modules (``kabes.native``) or pure Python
 (``KABES_PURE_PYTHON=1``).
 
 Run: .venv/bin/python bench/search.py [--budget 0.05] [--positions 60] [--variant partnership]
@@ -74,7 +75,9 @@ def main() -> None:
     print(
         f"{args.variant}: {statistics.mean(every):.1f} worlds per move at {args.budget * 1000:.0f}"
         f" ms over {len(every)} positions (early {statistics.mean(early or [0]):.1f},"
-        f" late {statistics.mean(late or [0]):.1f}); CPU {cpu / len(every) * 1000:.1f} ms a move"
+        f" late {statistics.mean(late or [0]):.1f}); CPU {cpu / len(every) * 1000:.1f} ms a move,"
+        f" {sum(every) / cpu:.0f} worlds per CPU-second = {sum(every) / cpu / rate:.2f} per"
+        f" dominoes-hand"
     )
     print(
         f"dominoes 6.1.0 {rate:.0f} hands per CPU-second (this run): a move's budget is"
