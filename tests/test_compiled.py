@@ -3,7 +3,8 @@ are used only while they match it, and give way to it when ``KABES_PURE_PYTHON``
 
 Each side runs in a process of its own (a process runs one kind of code throughout), with
 the same deals, seeds and moves; the tests that need a build skip where there is none
-(``python -m kabes.cli.compiled`` builds it; ``scripts/test`` does so before the tests).
+(``python -m kabes.cli.compiled`` builds it; ``scripts/test`` does so before the tests;
+under CI a missing build fails where there is a C compiler).
 """
 
 from __future__ import annotations
@@ -91,13 +92,19 @@ def run(code: str, **env: str) -> str:
     return done.stdout
 
 
+UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+
+
 def built() -> None:
-    """Skip unless a fresh build is at hand."""
-    fresh, why = native.status()
-    if not fresh and not native.pure_forced():
-        pytest.skip(f"no compiled build to compare ({why}): python -m kabes.cli.compiled")
+    """Skip unless a fresh build is at hand; under CI, where a C compiler is, fail instead
+    (``scripts/setup`` builds before the tests, so a missing build is a broken build)."""
     if native.pure_forced():
         pytest.skip(f"{native.PURE_ENV} is set")
+    fresh, why = native.status()
+    if not fresh:
+        if UNDER_CI and native.compiler() is not None:
+            pytest.fail(f"CI has a C compiler but no fresh compiled build: {why}")
+        pytest.skip(f"no compiled build to compare ({why}): python -m kabes.cli.compiled")
 
 
 def test_compiled_and_pure_python_give_the_same_results_for_the_same_deals_seeds_moves() -> None:
