@@ -149,6 +149,8 @@ def test_a_build_for_another_python_is_not_used(tmp_path: Path) -> None:
 def test_the_finder_serves_only_the_compiled_modules_of_a_fresh_build(tmp_path: Path) -> None:
     hashes = {m: native.digest(native.source_of(m)) for m in native.COMPILED}
     files = {m: m + ".so" for m in native.COMPILED}
+    for name in files.values():
+        (tmp_path / name).write_bytes(b"")
     build = native.Build(str(tmp_path), files, hashes, native.platform_tag())
     finder = native.CompiledFinder(build)
     spec = finder.find_spec("kabes.ai.fastline", None)

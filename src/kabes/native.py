@@ -151,6 +151,8 @@ class CompiledFinder:
         if name is None or not self.fresh():
             return None
         file = os.path.join(self.build.folder, name)
+        if not os.path.isfile(file):  # a build being replaced: the .py will do
+            return None
         loader = importlib.machinery.ExtensionFileLoader(fullname, file)
         return importlib.util.spec_from_file_location(fullname, file, loader=loader)
 
