@@ -47,11 +47,13 @@ def solve(
     ours: int,
     worth: Worth,
     nodes: int | None = None,
+    counter: list[int] | None = None,
 ) -> BitEnd | None:
     """The end of the hand when every seat plays its best from here, ``turn`` to move on a
     line with ends ``left`` and ``right`` (``last`` played last). Seats whose bit is set in
     ``ours`` seek the highest ``worth``, the others the lowest. None if that takes more than
-    ``nodes`` positions (``NODES`` unless given)."""
+    ``nodes`` positions (``NODES`` unless given). The positions visited are added to
+    ``counter[0]`` where it is given (the puzzles' proofs report them)."""
     players = len(hands)
     stock_size = len(stock)
     visited = [0]
@@ -137,6 +139,9 @@ def solve(
         return best(tuple(hands), left, right, turn, 0, last, 0, float("-inf"), float("inf"))[1]
     except _TooBig:
         return None
+    finally:
+        if counter is not None:
+            counter[0] += visited[0]
 
 
 class _TooBig(Exception):
