@@ -80,10 +80,10 @@ def puzzle_at(
 ) -> Puzzle | None:
     """The puzzle at ``candidate``, if the position has a solution the skilled level misses."""
     seen = candidate.view
-    proven = prove(seen, max_unseen=max_unseen)
+    tempting = skilled_move(seen)
+    proven = prove(seen, max_unseen=max_unseen, only_solved=True, besides=tempting)
     if proven is None or not proven.solution:
         return None
-    tempting = skilled_move(seen)
     solution = {move_class(m, seen.ends) for m in proven.solution}
     if move_class(tempting, seen.ends) in solution:
         return None

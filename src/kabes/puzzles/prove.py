@@ -192,10 +192,16 @@ def prove(
     max_deals: int = MAX_DEALS,
     max_nodes: int = MAX_NODES,
     order: Callable[[list[list[int]]], Iterable[list[int]]] | None = None,
+    only_solved: bool = False,
+    besides: str | None = None,
 ) -> Proven | None:
     """Prove ``view``'s position (the seat to move, no stock): every distinct move's score in
     every deal, and the solution if one move dominates. None when the position is past the
-    limits. ``order`` may reorder the deals (the numbers do not depend on it)."""
+    limits. ``order`` may reorder the deals (the numbers do not depend on it).
+
+    With ``only_solved``, None as soon as the deals searched show that no move other than
+    ``besides`` (if given) can dominate: a puzzle finder needs no more, and most positions
+    are settled in a few deals that way."""
     position = Position(view)
     if len(position.pool) > max_unseen:
         return None
@@ -212,6 +218,8 @@ def prove(
     classes = list(position.classes)
     scores: dict[MoveClass, list[int]] = {c: [] for c in classes}
     left: dict[MoveClass, list[int]] = {c: [] for c in classes}
+    excluded = None if besides is None else move_class(besides, view.ends)
+    open_ = set(classes) - {excluded}
     for deal in deals:
         for cls in classes:
             end = position.solve(deal, position.classes[cls][0], max_nodes - counter[0], counter)
@@ -219,6 +227,11 @@ def prove(
                 return None
             scores[cls].append(position.score(end))
             left[cls].append(sum(h.bit_count() for h in end[3]))
+        if only_solved:
+            top = max(scores[c][-1] for c in classes)
+            open_ = {c for c in open_ if scores[c][-1] == top}
+            if not open_:
+                return None
     solution_class = dominant(scores)
     depth = 0 if solution_class is None else sum(view.counts) - min(left[solution_class])
     proof = Proof(
