@@ -51,16 +51,21 @@ def solve(
     ours: int,
     worth: Worth,
     nodes: int | None = None,
+    counter: list[int] | None = None,
 ) -> BitEnd | None:
     """The end of the hand when every seat plays its best from here, ``turn`` to move on a
     line with ends ``left`` and ``right`` (``last`` played last). Seats whose bit is set in
     ``ours`` seek the highest ``worth``, the others the lowest. None if that takes more than
-    ``nodes`` positions (``NODES`` unless given)."""
+    ``nodes`` positions (``NODES`` unless given). The positions visited are added to
+    ``counter[0]`` where it is given (the puzzles' proofs report them)."""
     search = _Search(hands, stock, ours, worth, NODES if nodes is None else nodes)
     try:
         return search.best(left, right, turn, 0, last, 0, float("-inf"), float("inf"))[1]
     except _TooBig:
         return None
+    finally:
+        if counter is not None:
+            counter[0] += search.visited
 
 
 class _Search:

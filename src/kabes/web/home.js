@@ -72,6 +72,7 @@ export async function homePage(root, nav) {
         grey(h("span", {}, pageLink(nav, `/p/${me.player}`, { "data-action": "my-page" }, t("player.your_page"))))),
       grey(lobbyCard(nav, offline)),
       offline && !pack.ready ? needsNetwork(learnCard(nav)) : learnCard(nav),
+      grey(puzzlesCard(nav)),
       newGame,
       myGames,
       offer,
@@ -216,6 +217,10 @@ function wayCard(nav, { id, title, text, path, action, button }) {
 
 function learnCard(nav) {
   return wayCard(nav, { id: "learn-card-title", title: t("home.learn"), text: t("home.learn_text"), path: "/learn", action: "learn", button: t("action.learn") });
+}
+
+function puzzlesCard(nav) {
+  return wayCard(nav, { id: "puzzle-card-title", title: t("puzzle.home_title"), text: t("puzzle.home_text"), path: "/puzzles", action: "puzzles", button: t("puzzle.open") });
 }
 
 function tournamentsCard(nav) {

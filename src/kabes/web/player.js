@@ -131,6 +131,16 @@ function phonesCard(nav, say) {
 }
 
 /** The page of player `id`. */
+/** The puzzle card: rating, streak (and best), solved of tried; none before a first try. */
+function puzzlesCard(card) {
+  if (!card || !card.tried) return null;
+  return h("section", { class: "card player-puzzles", "aria-labelledby": "puzzles-title" },
+    h("h2", { id: "puzzles-title" }, t("puzzle.title")),
+    h("p", { class: "player-rating num", "data-puzzle-rating": String(card.rating) }, String(Math.round(card.rating))),
+    h("p", { class: "num", "data-streak": String(card.streak) }, t("puzzle.streak_best", { n: card.streak, best: card.best_streak })),
+    h("p", { class: "num", "data-solved": String(card.solved), "data-tried": String(card.tried) }, t("puzzle.solved_of", { solved: card.solved, tried: card.tried })));
+}
+
 export async function playerPage(root, id, nav) {
   const status = h("p", { class: "status flash", role: "status", "aria-live": "polite" });
   const main = h("main", { class: "page player" }, h("p", { class: "loading" }, t("loading")));
@@ -151,6 +161,7 @@ export async function playerPage(root, id, nav) {
   const tournaments = found.tournaments || [];
   clear(main).append(
     h("h1", { class: "player-name name-cut", "data-player": String(found.player) }, found.name),
+    puzzlesCard(found.puzzles),
     ...variants.map((v) => variantCard(v, found.ratings[v], found.history?.[v] || [], found.stats?.[v], played.get(v) || [])),
     h("section", { class: "card", "aria-labelledby": "recent-title" },
       h("h2", { id: "recent-title" }, t("player.recent")),

@@ -60,6 +60,7 @@ from kabes.server.http.phrases_api import phrase_routes
 from kabes.server.http.preview_tags import origin_of
 from kabes.server.http.previews import PAGES as PREVIEWED
 from kabes.server.http.previews import Previews, preview_routes
+from kabes.server.http.puzzles_api import puzzle_routes
 from kabes.server.http.replay_api import replay_routes
 from kabes.server.http.socket_api import socket_routes
 from kabes.server.http.static_files import CompressedStatic
@@ -167,6 +168,7 @@ def create_app(
     app.state.lobby = lobby
     phrase_routes(app)
     replay_routes(app, services)
+    puzzle_routes(app, services.store)
     offline_routes(app, offline or PACK)
     socket_routes(app, services)
     _operations(app, services)
