@@ -2,11 +2,12 @@
 (360 x 740) in three languages: the daily puzzle is drawn as at the table with its line on
 top, the same puzzle for everyone; a tap on a tile plays the move; the answer comes green or
 red with the proof's numbers in words; "Next puzzle" (data-action="puzzle-next") loads
-another; home leads to it and the player's page shows the puzzle card; nothing scrolls sideways, no key or overflow shows, axe finds nothing serious.
+another; home leads to it and the player's page shows the puzzle card; nothing scrolls
+sideways, no key or overflow shows, axe finds nothing serious.
 
-The puzzles are real: found and proven by kabes.puzzles in the computer's matches (a
-partnership match and a few quick haitian ones), stored as ``kabes puzzles make`` stores
-them, then the real server opens on that store."""
+The puzzles are real: found and proven by kabes.puzzles in the computer's matches (a few
+partnership matches and a quick haitian one), stored as ``kabes puzzles make`` stores them,
+then the real server opens on that store."""
 
 from __future__ import annotations
 
