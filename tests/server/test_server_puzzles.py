@@ -256,6 +256,7 @@ async def test_next_offers_each_puzzle_not_yet_tried_then_404(
     for _ in samples:
         offered = await get(server, "/api/puzzles/next", token)
         assert set(offered) == PUBLIC_FIELDS
+        assert "solution" not in str(offered) and "proof" not in str(offered)
         assert offered["id"] not in seen
         seen.append(offered["id"])
         await attempt(server, offered["id"], offered["view"]["legal"][0], token)

@@ -29,6 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kabes.cli.words import variant_name
+from kabes.errors import KabesError
 from kabes.puzzles.find import find_puzzles
 from kabes.puzzles.matches import computer_records
 from kabes.puzzles.model import MoveProof, Puzzle, move_class
@@ -51,6 +52,7 @@ class Made:
     found: int = 0
     new: int = 0
     seconds: float = 0.0
+    unreadable: int = 0
 
 
 def line_variants(asked: Sequence[str] | None) -> list[str]:
@@ -92,11 +94,16 @@ async def _public_records(store: Store, variant: str) -> Iterator[dict[str, Any]
 
 
 def _puzzles_of(records: Iterable[tuple[str, dict[str, Any]]], made: Made) -> list[Puzzle]:
+    """The puzzles of ``records``; a record that does not replay (a store's record written
+    by an older server, say) is counted in ``made.unreadable`` and skipped."""
     found: list[Puzzle] = []
     for source, record in records:
         made.records += 1
-        found.extend(find_puzzles({k: v for k, v in record.items() if k != "code"},
-                                  source=source))
+        try:
+            found.extend(find_puzzles({k: v for k, v in record.items() if k != "code"},
+                                      source=source))
+        except KabesError:
+            made.unreadable += 1
     made.found += len(found)
     return found
 
