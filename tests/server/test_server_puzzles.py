@@ -102,6 +102,35 @@ async def test_two_first_asks_at_once_keep_one_daily_puzzle(
         await second.close()
 
 
+async def test_two_first_tries_at_once_count_once_and_tries_of_two_puzzles_both_count(
+        backend: Backend, samples: list[Puzzle]) -> None:
+    # Two stores (two processes) keep one player's tries at the same moment: of one puzzle
+    # (two tabs), only one is a first try; of two puzzles, both count and neither rating
+    # update is lost.
+    first, second = Store(backend.url), Store(backend.url)
+    await first.open()
+    await second.open()
+    try:
+        await first.puzzles.add(samples)
+        player = await first.create_guest("Ana", "token-ana")
+        one, two = samples[0], samples[1]
+        a, b = await asyncio.gather(
+            first.puzzles.attempt(player, one.key, one.solution[0], True),
+            second.puzzles.attempt(player, one.key, one.solution[0], True))
+        assert sorted([a.first, b.first]) == [False, True]
+        card = await first.puzzles.card(player)
+        assert (card["tried"], card["solved"], card["streak"]) == (1, 1, 1)
+        c, d = await asyncio.gather(
+            first.puzzles.attempt(player, two.key, two.solution[0], True),
+            second.puzzles.attempt(player, samples[2].key, samples[2].solution[0], True))
+        assert c.first and d.first
+        card = await first.puzzles.card(player)
+        assert (card["tried"], card["solved"], card["streak"]) == (3, 3, 3)
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_each_day_keeps_the_puzzle_it_was_given_when_more_are_stored(
         backend: Backend, samples: list[Puzzle]) -> None:
     store = Store(backend.url)
