@@ -30,6 +30,7 @@ SEATINGS = [
     ("plaza-partners", 4),
     ("haitian", 2),
     ("haitian", 3),
+    ("haitian", 4),
     ("haitian-partners", 4),
 ]
 

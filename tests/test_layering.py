@@ -118,7 +118,8 @@ phone alone (kabes.local) drives the same table and answers the same lessons; th
 table (what a table is, may do and sends, kabes.table) stands on the engine and words the
 levels' reviews, and runs without the server; the lessons and the levels stand side by side
 on the engine; the puzzles (kabes.puzzles) are found and proven with the levels' solver on
-the engine, their positions shown as the table shows a seat's; the words (the catalogs) and the engine import nothing of the others."""
+the engine, their positions shown as the table shows a seat's; the words (the catalogs) and
+the engine import nothing of the others."""
 
 
 def layer(module: str, root: Path = SRC) -> str:

@@ -6,18 +6,22 @@ computer played against itself."""
 from __future__ import annotations
 
 import functools
+import json
 from math import comb
 
 import puzzle_corpus
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kabes.ai.bits import DOUBLE_SIX
 from kabes.ai.knowledge import unseen
-from kabes.puzzles.find import skilled_move
+from kabes.puzzles.find import candidates, skilled_move
 from kabes.puzzles.model import move_class
 from kabes.puzzles.prove import Position, Proven, deal_count, dominant, plain_count, prove
-from kabes.tiles import Tile
+from kabes.records import replay
+from kabes.tiles import Tile, parse_tile
+from kabes.views import view
 
 SMALL = 200
 """Positions with at most this many deals are proven in full here (every test may afford
@@ -41,6 +45,10 @@ def small_positions() -> tuple[tuple[puzzle_corpus.Found, Proven], ...]:
             found.append((position, proven))
     assert len(found) >= 50
     return tuple(found)
+
+
+def tiles(text: str) -> list[Tile]:
+    return [parse_tile(t) for t in text.split()]
 
 
 def tiles_of(mask: int) -> tuple[Tile, ...]:
@@ -180,3 +188,26 @@ def test_a_position_past_the_limits_is_not_proven() -> None:
     assert prove(view, max_deals=50) is None
     assert prove(view, max_unseen=len(unseen(view)) - 1) is None
     assert prove(view, max_nodes=10) is None
+
+
+def test_only_line_variants_with_the_stock_empty_are_searched() -> None:
+    train = json.loads((puzzle_corpus.RECORDS / "mexican-train-3-two-rounds.json").read_text())
+    assert candidates(train) == []
+    for found in puzzle_corpus.positions():
+        view = found.candidate.view
+        assert view.variant != "mexican-train"
+        assert view.stock == 0
+        assert view.turn == view.seat
+        assert len({move_class(str(m), view.ends) for m in view.legal}) >= 2
+
+
+def test_a_position_with_a_stock_is_refused_by_name() -> None:
+    _, record = next(r for r in puzzle_corpus.records() if r[1]["variant"] == "plaza")
+    match = replay({**record, "hands": []})
+    hand = record["hands"][0]
+    match.start_hand([tiles(" ".join(s)) for s in hand["deal"]], tiles(" ".join(hand["stock"])),
+                     hand.get("leader"))
+    seat = match.turn
+    assert seat is not None
+    with pytest.raises(ValueError, match="no stock"):
+        prove(view(match, seat))

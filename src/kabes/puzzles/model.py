@@ -16,9 +16,10 @@ from typing import Any
 from kabes.errors import BadMove
 from kabes.moves import LEFT, Play, parse_move
 
-MoveClass = tuple[str, tuple[int, int] | None]
+MoveClass = tuple[str, tuple[int, int]]
 """What a move means for the rest of the hand: the tile, and the ends it leaves (as a sorted
-pair; None for a domino). Two moves of one class are the same move for the game."""
+pair: which side of the line an end is on changes nothing). Two moves of one class are the
+same move for the game."""
 
 
 def move_class(move: str, ends: tuple[int, int] | list[int] | None) -> MoveClass | None:
