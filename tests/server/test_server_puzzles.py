@@ -8,6 +8,7 @@ yet tried; a player's page carries their puzzle card."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -129,6 +130,22 @@ async def test_two_first_tries_at_once_count_once_and_tries_of_two_puzzles_both_
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_variants_daily_puzzle_is_one_of_that_variant(
+        backend: Backend, samples: list[Puzzle]) -> None:
+    store = Store(backend.url)
+    await store.open()
+    try:
+        other = dataclasses.replace(samples[0], variant="plaza-partners")
+        await store.puzzles.add([*samples, other])
+        found = await store.puzzles.daily("2031-03-01", "plaza-partners")
+        assert found is not None and found[0] == other.key
+        assert await store.puzzles.daily("2031-03-01", "haitian") is None
+        anyone = await store.puzzles.daily("2031-03-01", None)
+        assert anyone is not None
+    finally:
+        await store.close()
 
 
 async def test_each_day_keeps_the_puzzle_it_was_given_when_more_are_stored(
