@@ -10,7 +10,8 @@ hands per CPU-second (bench/playout.py) of the same run, the yardstick no change
 moves. It says which code ran: the compiled modules (``kabes.native``) or pure Python
 (``KABES_PURE_PYTHON=1``).
 
-Run: .venv/bin/python bench/search.py [--budget 0.05] [--positions 60] [--variant partnership]
+Run: .venv/bin/python bench/search.py [--budget 0.05 | --worlds 200] [--positions 60]
+     [--variant partnership]
 """
 
 from __future__ import annotations
@@ -58,9 +59,17 @@ def main() -> None:
     parser.add_argument("--variant", default="partnership")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--yardstick-seconds", type=float, default=3.0)
+    parser.add_argument(
+        "--worlds",
+        type=int,
+        default=None,
+        help="search this many worlds a move whatever the time (CPU per world, not worlds "
+        "per budget: on a crowded machine a wall-clock budget buys little CPU)",
+    )
     args = parser.parse_args()
     seen = positions(args.variant, args.players, args.positions)
-    expert = Expert(Random(1), budget=args.budget)
+    seconds = args.budget if args.worlds is None else 3600.0
+    expert = Expert(Random(1), budget=seconds, max_worlds=args.worlds)
     early: list[int] = []
     late: list[int] = []
     cpu = time.process_time()
@@ -72,17 +81,18 @@ def main() -> None:
     rate = dominoes_hands(args.yardstick_seconds)
     code = ", ".join(m.rpartition(".")[2] for m in native.running()) or "none (pure Python)"
     print(f"compiled modules: {code}")
+    at = f"{args.budget * 1000:.0f} ms" if args.worlds is None else "a fixed count"
     print(
-        f"{args.variant}: {statistics.mean(every):.1f} worlds per move at {args.budget * 1000:.0f}"
-        f" ms over {len(every)} positions (early {statistics.mean(early or [0]):.1f},"
+        f"{args.variant}: {statistics.mean(every):.1f} worlds per move at {at} over"
+        f" {len(every)} positions (early {statistics.mean(early or [0]):.1f},"
         f" late {statistics.mean(late or [0]):.1f}); CPU {cpu / len(every) * 1000:.1f} ms a move,"
         f" {sum(every) / cpu:.0f} worlds per CPU-second = {sum(every) / cpu / rate:.2f} per"
         f" dominoes-hand"
     )
-    print(
-        f"dominoes 6.1.0 {rate:.0f} hands per CPU-second (this run): a move's budget is"
-        f" {args.budget * rate:.0f} dominoes-hands"
-    )
+    budget = ""
+    if args.worlds is None:
+        budget = f": a move's budget is {args.budget * rate:.0f} dominoes-hands"
+    print(f"dominoes 6.1.0 {rate:.0f} hands per CPU-second (this run){budget}")
 
 
 if __name__ == "__main__":

@@ -2,11 +2,12 @@
 (360 x 740) in three languages: the daily puzzle is drawn as at the table with its line on
 top, the same puzzle for everyone; a tap on a tile plays the move; the answer comes green or
 red with the proof's numbers in words; "Next puzzle" (data-action="puzzle-next") loads
-another; nothing scrolls sideways, no key or overflow shows, axe finds nothing serious.
+another; home leads to it and the player's page shows the puzzle card; nothing scrolls
+sideways, no key or overflow shows, axe finds nothing serious.
 
-The puzzles are real: found and proven by kabes.puzzles in the computer's matches (a
-partnership match and a few quick haitian ones), stored as ``kabes puzzles make`` stores
-them, then the real server opens on that store."""
+The puzzles are real: found and proven by kabes.puzzles in the computer's matches (a few
+partnership matches and a quick haitian one), stored as ``kabes puzzles make`` stores them,
+then the real server opens on that store."""
 
 from __future__ import annotations
 
@@ -100,11 +101,13 @@ def test_the_daily_puzzle_is_played_by_a_tap_answered_with_its_proof_and_followe
     keep(tmp_path / "web.db", found)
     proc, base = start_server(tmp_path)
     by_key = {p.key: p for p in found}
+    missing: list[str] = []
     try:
         daily = daily_id(base)
         for lang, locale, name in PEOPLE:
             say = words(lang)
             page = new_page(viewport=SMALL_PHONE, locale=locale)
+            page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
             register(page, base, name, "/puzzles")
             page.wait_for_selector(f'main[data-puzzle="{daily}"]')
             puzzle = by_key[daily]
@@ -135,7 +138,23 @@ def test_the_daily_puzzle_is_played_by_a_tap_answered_with_its_proof_and_followe
             assert page.locator(".feedback.right, .feedback.wrong").count() == 0
             page.wait_for_selector(".status.mine")
             check_screen(page, f"puzzle-next-{lang}")
-        assert not js_errors, js_errors
+
+            # Home leads here, and the player's page now shows the puzzle card: one tried,
+            # solved or not as the answer said.
+            page.goto(base + "/")
+            page.click("[data-action=puzzles]")
+            page.wait_for_selector(f'main[data-puzzle="{daily}"]')
+            page.goto(base + "/")
+            page.click("[data-action=my-page]")
+            card = page.locator(".player-puzzles [data-tried]")
+            card.wait_for()
+            assert card.get_attribute("data-tried") == "1"
+            assert card.get_attribute("data-solved") == ("1" if puzzle.solves(move) else "0")
+            assert "null" not in page.locator("main").inner_text().split()
+            check_screen(page, f"puzzle-player-{lang}")
+        # Home asks for the offline pack, which a source tree without npm's pieces lacks.
+        assert all("/offline/" in url for url in missing), missing
+        assert not [e for e in js_errors if "404 (Not Found)" not in e], js_errors
     finally:
         proc.terminate()
         try:

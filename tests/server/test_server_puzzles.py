@@ -8,6 +8,7 @@ yet tried; a player's page carries their puzzle card."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -100,6 +101,51 @@ async def test_two_first_asks_at_once_keep_one_daily_puzzle(
     finally:
         await first.close()
         await second.close()
+
+
+async def test_two_first_tries_at_once_count_once_and_tries_of_two_puzzles_both_count(
+        backend: Backend, samples: list[Puzzle]) -> None:
+    # Two stores (two processes) keep one player's tries at the same moment: of one puzzle
+    # (two tabs), only one is a first try; of two puzzles, both count and neither rating
+    # update is lost.
+    first, second = Store(backend.url), Store(backend.url)
+    await first.open()
+    await second.open()
+    try:
+        await first.puzzles.add(samples)
+        player = await first.create_guest("Ana", "token-ana")
+        one, two = samples[0], samples[1]
+        a, b = await asyncio.gather(
+            first.puzzles.attempt(player, one.key, one.solution[0], True),
+            second.puzzles.attempt(player, one.key, one.solution[0], True))
+        assert sorted([a.first, b.first]) == [False, True]
+        card = await first.puzzles.card(player)
+        assert (card["tried"], card["solved"], card["streak"]) == (1, 1, 1)
+        c, d = await asyncio.gather(
+            first.puzzles.attempt(player, two.key, two.solution[0], True),
+            second.puzzles.attempt(player, samples[2].key, samples[2].solution[0], True))
+        assert c.first and d.first
+        card = await first.puzzles.card(player)
+        assert (card["tried"], card["solved"], card["streak"]) == (3, 3, 3)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_variants_daily_puzzle_is_one_of_that_variant(
+        backend: Backend, samples: list[Puzzle]) -> None:
+    store = Store(backend.url)
+    await store.open()
+    try:
+        other = dataclasses.replace(samples[0], variant="plaza-partners")
+        await store.puzzles.add([*samples, other])
+        found = await store.puzzles.daily("2031-03-01", "plaza-partners")
+        assert found is not None and found[0] == other.key
+        assert await store.puzzles.daily("2031-03-01", "haitian") is None
+        anyone = await store.puzzles.daily("2031-03-01", None)
+        assert anyone is not None
+    finally:
+        await store.close()
 
 
 async def test_each_day_keeps_the_puzzle_it_was_given_when_more_are_stored(
@@ -256,6 +302,7 @@ async def test_next_offers_each_puzzle_not_yet_tried_then_404(
     for _ in samples:
         offered = await get(server, "/api/puzzles/next", token)
         assert set(offered) == PUBLIC_FIELDS
+        assert "solution" not in str(offered) and "proof" not in str(offered)
         assert offered["id"] not in seen
         seen.append(offered["id"])
         await attempt(server, offered["id"], offered["view"]["legal"][0], token)

@@ -305,7 +305,9 @@ def puzzles_make(
 
     def tell(made: Any) -> None:
         console.print(f"{made.variant}: {made.records} records read, {made.found} puzzles "
-                      f"found, {made.new} new, {made.seconds:.1f} s")
+                      f"found, {made.new} new, {made.seconds:.1f} s"
+                      + (f" ({made.unreadable} records did not replay and were skipped)"
+                         if made.unreadable else ""))
 
     done = run(make(db, records, chosen, seed, public, tell))
     console.print(made_table(done))

@@ -28,7 +28,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kabes.cli.words import variant_name
+from kabes.cli.words import say, variant_name
+from kabes.errors import KabesError
 from kabes.puzzles.find import find_puzzles
 from kabes.puzzles.matches import computer_records
 from kabes.puzzles.model import MoveProof, Puzzle, move_class
@@ -51,6 +52,7 @@ class Made:
     found: int = 0
     new: int = 0
     seconds: float = 0.0
+    unreadable: int = 0
 
 
 def line_variants(asked: Sequence[str] | None) -> list[str]:
@@ -92,11 +94,16 @@ async def _public_records(store: Store, variant: str) -> Iterator[dict[str, Any]
 
 
 def _puzzles_of(records: Iterable[tuple[str, dict[str, Any]]], made: Made) -> list[Puzzle]:
+    """The puzzles of ``records``; a record that does not replay (a store's record written
+    by an older server, say) is counted in ``made.unreadable`` and skipped."""
     found: list[Puzzle] = []
     for source, record in records:
         made.records += 1
-        found.extend(find_puzzles({k: v for k, v in record.items() if k != "code"},
-                                  source=source))
+        try:
+            found.extend(find_puzzles({k: v for k, v in record.items() if k != "code"},
+                                      source=source))
+        except KabesError:
+            made.unreadable += 1
     made.found += len(found)
     return found
 
@@ -143,17 +150,18 @@ def made_table(done: Iterable[Made]) -> Table:
 
 
 def explanation(puzzle: Puzzle, tried: str) -> str:
-    """The answer in words with the proof's numbers: "Whatever they hold, 5-5 is best: in
-    all 1,680 deals it scores at least as well; 6-5 loses 20 in 560 of them." """
+    """The answer in words with the proof's numbers, in the catalog's words that the web page
+    uses too: "Whatever they hold, 5-5@L is best: in all 1,680 deals it scores at least as
+    well. 6-5@R loses up to 20 in 560 of them." """
     best = puzzle.solution[0]
     deals = puzzle.proof.deals
-    text = (f"Whatever they hold, {best} is best: in all {deals:,} deal"
-            f"{'' if deals == 1 else 's'} it scores at least as well")
+    text = (say("puzzle.why_one", move=best) if deals == 1
+            else say("puzzle.why", move=best, deals=f"{deals:,}"))
     judged = proof_of(puzzle, tried)
     if judged is not None and judged.behind and not puzzle.solves(tried):
-        text += (f"; {tried} loses up to {judged.most_behind} in {judged.behind:,} of "
-                 "them")
-    return text + "."
+        key = "puzzle.loses_one" if deals == 1 else "puzzle.loses"
+        text += " " + say(key, move=tried, points=judged.most_behind, count=f"{judged.behind:,}")
+    return text
 
 
 def proof_of(puzzle: Puzzle, move: str) -> MoveProof | None:

@@ -4,13 +4,14 @@
 // and matches played and won (its "stats"); then the recent matches, each a row (variant,
 // partners and opponents, score, and won, lost, abandoned or in play in words) opening its
 // replay (/r/CODE) where the page knows its code (a public match's for anyone); then the
-// tournaments entered and their places, each opening its page (/c/ID). One's own page (the
+// tournaments entered and their places, each opening its page (/c/ID); once a puzzle was
+// tried, a puzzles card (puzzle rating, streak and best, solved of tried). One's own page (the
 // stored token is that player's) shows every match with its code, private ones included, and
 // the phone settings: "Use Kabès on another phone" (link.js) and "Log out on every phone"
 // (POST /api/me/logout {"everywhere": true}).
 
 import { api } from "./api.js";
-import { clear, h, svg } from "./dom.js";
+import { append, clear, h, svg } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { variantName } from "./names.js";
 import { store } from "./store.js";
@@ -159,7 +160,9 @@ export async function playerPage(root, id, nav) {
   const variants = [...new Set([...Object.keys(found.ratings), ...Object.keys(found.history || {}), ...played.keys()])];
   const recent = found.matches.slice(0, RECENT);
   const tournaments = found.tournaments || [];
-  clear(main).append(
+  // dom.js's append: the cards a page may not have (null) are left out, where the DOM's own
+  // append would write "null".
+  append(clear(main), [
     h("h1", { class: "player-name name-cut", "data-player": String(found.player) }, found.name),
     puzzlesCard(found.puzzles),
     ...variants.map((v) => variantCard(v, found.ratings[v], found.history?.[v] || [], found.stats?.[v], played.get(v) || [])),
@@ -170,5 +173,5 @@ export async function playerPage(root, id, nav) {
       h("h2", { id: "tours-played-title" }, t("player.tournaments")),
       h("ul", { class: "match-list" }, ...tournaments.map((x) => tournamentRow(x, nav)))) : null,
     own ? phonesCard(nav, (text) => (status.textContent = text)) : null,
-    status);
+    status]);
 }
