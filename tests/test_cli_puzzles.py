@@ -162,3 +162,28 @@ def test_puzzle_without_puzzles_says_so_and_exits_2(tmp_path: Path) -> None:
     result = play(tmp_path, "")
     assert result.exit_code == 2
     assert "kabes puzzles make" in result.output
+
+
+def test_export_writes_the_asked_puzzles_per_seating_sorted_and_the_same_file_again(
+        tmp_path: Path) -> None:
+    from kabes.puzzles.starter import read
+
+    files = [tmp_path / "one.json.gz", tmp_path / "two.json.gz"]
+    for file in files:
+        result = runner.invoke(app, ["puzzles", "export", str(file), "--puzzles", "2",
+                                     "--variants", "plaza", "--seed", "1"])
+        assert result.exit_code == 0, result.output
+    assert "Wrote 2 puzzles" in result.output
+    assert files[0].read_bytes() == files[1].read_bytes()
+    written = read(files[0])
+    assert [p.key for p in written] == sorted(p.key for p in written)
+    assert {(p.variant, p.players) for p in written} == {("plaza", 2)}
+    assert all(p.source.startswith("computer:plaza:") for p in written)
+
+
+def test_export_refuses_a_variant_without_puzzles_and_writes_nothing(tmp_path: Path) -> None:
+    file = tmp_path / "set.json.gz"
+    result = runner.invoke(app, ["puzzles", "export", str(file), "--variants", "mexican-train"])
+    assert result.exit_code != 0
+    assert "mexican-train" in result.output and "line variant" in result.output
+    assert not file.exists()

@@ -313,6 +313,38 @@ def puzzles_make(
     console.print(made_table(done))
 
 
+@puzzles_app.command("export")
+def puzzles_export(
+    file: Annotated[Path, typer.Argument(
+        help="The gzip JSON file to write (src/kabes/puzzles/data/starter.json.gz is the "
+        "starter set).", dir_okay=False)],
+    per_seating: Annotated[int, typer.Option(
+        "--puzzles", "-n", min=1, help="Puzzles per line variant and seat count.")] = 40,
+    variants: Annotated[list[str] | None, typer.Option(
+        "--variants", "-v", help="Line variants (repeatable or comma-separated; default: "
+        "every line variant).")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="The first match's seed.")] = 1,
+) -> None:
+    """Find puzzles in the computer's matches, --puzzles of them for each line variant at
+    each seat count, and write them to a gzip JSON file (sorted by key; the same arguments
+    write the same file). This is how the starter set a new server loads is made."""
+    from kabes.cli.puzzles import export, line_variants, made_table
+
+    console = Console()
+    try:
+        chosen = line_variants(variants)
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--variants") from None
+
+    def tell(made: Any) -> None:
+        console.print(f"{made.variant}: {made.records} records read, {made.new} puzzles "
+                      f"kept, {made.seconds:.1f} s")
+
+    done = export(file, per_seating, chosen, seed, tell)
+    console.print(made_table(done))
+    console.print(f"Wrote {sum(m.new for m in done)} puzzles to {file}")
+
+
 @app.command()
 def puzzle(
     next_one: Annotated[bool, typer.Option(

@@ -7,6 +7,10 @@ their proofs (``kabes.puzzles.find``) and stores them (kabes.server.store.puzzle
 found twice is kept once). It reports, per variant, the records read, the puzzles found and
 how many were new to the store, and the time taken.
 
+``export`` finds puzzles the same way in the computer's matches, a fixed number for each
+line variant at each seat count, and writes them to a gzip JSON file instead of a store: that
+is how the starter set a new server loads is made (kabes.puzzles.starter).
+
 ``puzzle`` shows the daily puzzle (or, with ``--next``, one near the player's puzzle rating
 not yet tried) from a store on this machine, asks for a move and says whether it solves the
 puzzle, with the proof's numbers. The tries are kept in that store as a local player's
@@ -31,9 +35,10 @@ from rich.text import Text
 from kabes.cli.words import say, variant_name
 from kabes.errors import KabesError
 from kabes.puzzles.find import find_puzzles
-from kabes.puzzles.matches import computer_records
+from kabes.puzzles.matches import computer_record, computer_records
 from kabes.puzzles.model import MoveProof, Puzzle, move_class
 from kabes.puzzles.prove import LINE_VARIANTS
+from kabes.puzzles.starter import seatings, write
 from kabes.rules import VARIANTS, get_rules
 from kabes.server.http.puzzles_api import is_legal, local_today
 from kabes.server.store.schema import matches
@@ -133,6 +138,42 @@ async def make(db: str | None, records: int, variants: Sequence[str], seed: int,
             done.append(made)
     finally:
         await store.close()
+    return done
+
+
+EXPORT_RECORDS = 2000
+"""Most computer matches ``export`` reads for one seating before it gives up on finding
+as many puzzles as asked (plaza's two seats give about one puzzle in four matches)."""
+
+
+def export(path: Path, per_seating: int, variants: Sequence[str], seed: int,
+           tell: Callable[[Made], None]) -> list[Made]:
+    """Write to ``path`` the first ``per_seating`` puzzles found in the computer's matches
+    from ``seed`` on (match ``i`` from seed ``seed + i``, as ``make``) for each line variant
+    of ``variants`` at each seat count; ``tell`` each seating's counts as it is done. The
+    same arguments always write the same file."""
+    everything: list[Puzzle] = []
+    done: list[Made] = []
+    for variant, players in seatings():
+        if variant not in variants:
+            continue
+        made = Made(f"{variant} {players}")
+        started = time.perf_counter()
+        kept: dict[str, Puzzle] = {}
+        while len(kept) < per_seating and made.records < EXPORT_RECORDS:
+            number = seed + made.records
+            made.records += 1
+            for puzzle in find_puzzles(computer_record(variant, players, number),
+                                       source=f"computer:{variant}:{number}"):
+                made.found += 1
+                if len(kept) < per_seating:
+                    kept.setdefault(puzzle.key, puzzle)
+        made.new = len(kept)
+        made.seconds = time.perf_counter() - started
+        everything.extend(kept.values())
+        tell(made)
+        done.append(made)
+    write(path, everything)
     return done
 
 

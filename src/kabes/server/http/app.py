@@ -33,6 +33,7 @@ from starlette.middleware.gzip import GZipMiddleware
 import kabes
 from kabes import words
 from kabes.ai import LEVELS
+from kabes.puzzles.starter import starter
 from kabes.rules import DEFAULT_VARIANT, VARIANTS
 from kabes.rules.traits import traits_json
 from kabes.server.common.config import Edge, Settings
@@ -93,13 +94,16 @@ def create_app(
     cluster: Cluster | None = None,
     edge: Edge | None = None,
     offline: Path | None = None,
+    starter_puzzles: bool = True,
 ) -> FastAPI:
     """The server application on the store at ``db_url``. ``executor`` runs the computer
     seats (a process pool in production; tests may pass a thread pool). With ``cluster``,
     this process is one of many sharing the store through Redis (and its rate limits).
     ``edge``: what strangers may do (limits on, the server's own origin, loopback metrics
     by default). ``offline``: the folder of the offline pack served under /offline/
-    (kabes.server.http.offline_api; the source tree's by default)."""
+    (kabes.server.http.offline_api; the source tree's by default). ``starter_puzzles``: on
+    start, give a store with no puzzles the shipped starter set (kabes.puzzles.starter), so
+    /puzzles has puzzles from the first start."""
     metrics = Metrics()
     processes = alone_or_shared(cluster)
     store = Store(db_url, metrics, processes.me)
@@ -127,6 +131,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await store.open()
+        if starter_puzzles:
+            await seed_puzzles(store)
         await processes.start()
         restored = await hub.open()
         rounds.start()
@@ -177,6 +183,16 @@ def create_app(
     preview_routes(app, previews)
     _pages(app, previews, edge)
     return app
+
+
+async def seed_puzzles(store: Store) -> int:
+    """Give the store the starter puzzles if it has none (PuzzleStore.seed: safe when many
+    processes start at once); logged when any are added. The number added."""
+    added = await store.puzzles.seed(starter())
+    if added:
+        log.info("starter puzzles", extra={"fields": {"event": "starter_puzzles",
+                                                       "added": added}})
+    return added
 
 
 class PlayerId(Convertor[int]):

@@ -16,6 +16,13 @@ Races, all settled by the database rather than by this process (a cluster shares
   differently (a puzzle stored between them), but only one row can exist: the later insert
   waits for the earlier (PostgreSQL's unique index; SQLite's one writer), does nothing, and
   its read finds the earlier's choice. Everyone gets the one row.
+- **The starter set** (``seed``): a store with no puzzles is given the shipped set
+  (kabes.puzzles.starter) when a server starts. Two processes starting at once on one new
+  store may both find it empty and both insert the set; each row is *inserted or ignored*
+  by key, in key order, so each puzzle is kept once and neither waits on the other in a
+  cycle (the later insert waits for the earlier's commit on the first key, then ignores
+  every row). Puzzles already kept are never overwritten: a store holding any puzzle is
+  not seeded at all.
 - **Two first tries at once** (two tabs): the attempt's insert-or-ignore lets exactly one
   through; the other answers as a second try.
 - **Tries of two puzzles at once by one player, or of one puzzle by two players**: the
@@ -114,6 +121,15 @@ class PuzzleStore:
                     .on_conflict_do_nothing(index_elements=["id"]))
                 added += max(0, result.rowcount or 0)
         return added
+
+    async def seed(self, starter: Iterable[Storable], now: float | None = None) -> int:
+        """Give an empty store the ``starter`` puzzles (see the module's note on races); a
+        store that holds any puzzle is left as it is. The number of puzzles added."""
+        async with self.engine.connect() as conn:
+            held = (await conn.execute(sa.select(puzzles.c.id).limit(1))).first()
+        if held is not None:
+            return 0
+        return await self.add(sorted(starter, key=lambda p: p.key), now)
 
     async def counts(self) -> dict[str, int]:
         """How many puzzles each variant has."""
