@@ -15,12 +15,14 @@ then, on lines of their own, the CPU the clients and the server used (they share
 machine) and the load average. After the flat-out lines (the second not with
 ``--no-floor``):
 
-      server CPU per move: X ms = Y fastline hands (fastline Z hands per CPU-second, this run)
+      server CPU per move: X ms = D dominoes-hands (dominoes 6.1.0 R hands per CPU-second,
+        this run) = Y fastline hands (fastline Z hands per CPU-second, this run)
     floor: bare server on the same stack, CPU A ms a move; kabes X ms = R times the floor
 
-- The server's CPU per move is also given in a machine-free unit: the CPU time of that many
-  random partnership hands on the engine's playout path (bench/playout.py's ``kabes
-  fastline``, measured here for ``--fastline-seconds`` between the runs).
+- The server's CPU per move is also given in machine-free units: the CPU time of that many
+  random hands of `dominoes` 6.1.0 (bench/playout.py's yardstick, a third party's speed), and
+  of random partnership hands on the engine's playout path (bench/playout.py's ``kabes
+  fastline``, which compiling it moves), each measured here for ``--fastline-seconds``.
 - The floor: bench/floor.py, a bare server on the same stack (uvicorn, websockets-sansio,
   uvloop, httptools, the same settings) that answers the same flat-out clients with frames as
   long as Kabès's and does nothing else (docs/server.md, "The floor"), driven for the same
@@ -1082,6 +1084,14 @@ def fastline_rate(seconds: float) -> float:
     return kabes_hands(seconds)
 
 
+def dominoes_rate(seconds: float) -> float:
+    """bench/playout.py's yardstick: `dominoes` 6.1.0's random hands per CPU-second, a third
+    party's speed that no change of ours moves."""
+    from playout import dominoes_hands
+
+    return dominoes_hands(seconds)
+
+
 def floor_lines(args: argparse.Namespace, folder: Path, flat: Measure) -> list[str]:
     """Kabès's CPU per move against the floor: bench/floor.py driven by the same flat-out
     clients for the same window."""
@@ -1235,8 +1245,11 @@ def main() -> None:
                 lines.append(f"  errors by kind (whole run): {dict(flat.error_kinds)}")
             ms = cpu_per_move(flat)
             rate = fastline_rate(args.fastline_seconds)
-            lines.append(f"  server CPU per move: {ms:.2f} ms = {ms / 1000 * rate:.1f} fastline "
-                         f"hands (fastline {rate:.0f} hands per CPU-second, this run)")
+            theirs = dominoes_rate(args.fastline_seconds)
+            lines.append(f"  server CPU per move: {ms:.2f} ms = {ms / 1000 * theirs:.2f} "
+                         f"dominoes-hands (dominoes 6.1.0 {theirs:.0f} hands per CPU-second, "
+                         f"this run) = {ms / 1000 * rate:.1f} fastline hands (fastline "
+                         f"{rate:.0f} hands per CPU-second, this run)")
             if args.floor:
                 lines.extend(floor_lines(args, folder, flat))
         if args.mode == "tournament":

@@ -98,12 +98,14 @@ records"): one module per variant, built on the engine's pieces and scoring its 
 
 BELOW: dict[str, frozenset[str]] = {
     "kabes.cli": frozenset({"kabes.server", "kabes.local", "kabes.table", "kabes.lessons",
-                            "kabes.ai", "kabes.words", "kabes.tournaments", ENGINE}),
+                            "kabes.ai", "kabes.words", "kabes.tournaments", "kabes.puzzles",
+                            ENGINE}),
     "kabes.server": frozenset({"kabes.local", "kabes.table", "kabes.lessons", "kabes.ai",
-                               "kabes.words", "kabes.tournaments", ENGINE}),
+                               "kabes.words", "kabes.tournaments", "kabes.puzzles", ENGINE}),
     "kabes.local": frozenset({"kabes.table", "kabes.lessons", "kabes.ai", "kabes.words",
                               ENGINE}),
     "kabes.table": frozenset({"kabes.ai", ENGINE}),
+    "kabes.puzzles": frozenset({"kabes.table", "kabes.ai", ENGINE}),
     "kabes.tournaments": frozenset({ENGINE}),
     "kabes.lessons": frozenset({"kabes.words", ENGINE}),
     "kabes.ai": frozenset({ENGINE}),
@@ -115,7 +117,9 @@ the server; the server seats the levels, serves the lessons and drives the pure 
 phone alone (kabes.local) drives the same table and answers the same lessons; the
 table (what a table is, may do and sends, kabes.table) stands on the engine and words the
 levels' reviews, and runs without the server; the lessons and the levels stand side by side
-on the engine; the words (the catalogs) and the engine import nothing of the others."""
+on the engine; the puzzles (kabes.puzzles) are found and proven with the levels' solver on
+the engine, their positions shown as the table shows a seat's; the words (the catalogs) and
+the engine import nothing of the others."""
 
 
 def layer(module: str, root: Path = SRC) -> str:

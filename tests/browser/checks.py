@@ -12,7 +12,7 @@ KEY = re.compile(
     r"\b(?:action|home|seat|score|table|status|end|ending|match|train|waiting|welcome|error|"
     r"place|play|menu|tour|memory|option|variant|level|about|num|history|rank|share|board|conn|"
     r"tile|hint|hand|line|clock|loading|settings|team|history|explain|refuse|learn|lesson|review|"
-    r"lobby|watch|phrase|link|offline|replay|player)"
+    r"lobby|watch|phrase|link|offline|replay|player|puzzle)"
     r"\.[a-z_]+[a-z_.-]*\b"
 )
 

@@ -211,18 +211,21 @@ def auth(token: str) -> dict[str, str]:
 async def running(
     db_url: str, settings: Settings | None = None, clock: FakeClock | None = None,
     executor: Executor | None = None, edge: Edge | None = None, offline: Path | None = None,
+    starter_puzzles: bool = False,
 ) -> AsyncIterator[Server]:
     """The app on ``db_url``, started and stopped around the block; computer seats think in
     ``executor`` (the caller's, left running) or else in two threads. The rate limits are
     off unless ``edge`` says otherwise: every request here comes from one address, and
     tests seat many guests (the limits are tested against a real server); so is the cap on
-    the seats one player holds at waiting tables (tests open many with one guest)."""
+    the seats one player holds at waiting tables (tests open many with one guest). The
+    starter puzzles are not loaded unless asked for: tests keep their own."""
     clock = clock or FakeClock()
     settings = settings or Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.02)
     with ThreadPoolExecutor(2) as threads:
         pool = executor or threads
         app = create_app(db_url, settings, clock=clock, executor=pool, heartbeat=False,
-                         edge=edge or Edge(rate_limits=False, seats_held=None), offline=offline)
+                         edge=edge or Edge(rate_limits=False, seats_held=None), offline=offline,
+                         starter_puzzles=starter_puzzles)
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:

@@ -16,9 +16,13 @@ tile fits while there is a stock, pass otherwise, block when everybody passes in
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from kabes.ai.fastline import FITS, HIGH, LOW, BitEnd
 from kabes.results import Ending
+
+BLOCKED: Final = Ending.BLOCKED
+DOMINO: Final = Ending.DOMINO
 
 TILES = 16
 """Searched exactly once the hands hold at most this many tiles (after the move searched).
@@ -47,18 +51,40 @@ def solve(
     ours: int,
     worth: Worth,
     nodes: int | None = None,
+    counter: list[int] | None = None,
 ) -> BitEnd | None:
     """The end of the hand when every seat plays its best from here, ``turn`` to move on a
     line with ends ``left`` and ``right`` (``last`` played last). Seats whose bit is set in
     ``ours`` seek the highest ``worth``, the others the lowest. None if that takes more than
-    ``nodes`` positions (``NODES`` unless given)."""
-    players = len(hands)
-    stock_size = len(stock)
-    visited = [0]
-    limit = NODES if nodes is None else nodes
+    ``nodes`` positions (``NODES`` unless given). The positions visited are added to
+    ``counter[0]`` where it is given (the puzzles' proofs report them)."""
+    search = _Search(hands, stock, ours, worth, NODES if nodes is None else nodes)
+    try:
+        return search.best(left, right, turn, 0, last, 0, float("-inf"), float("inf"))[1]
+    except _TooBig:
+        return None
+    finally:
+        if counter is not None:
+            counter[0] += search.visited
+
+
+class _Search:
+    """One exact search: the hands (changed in place as moves are tried, and put back),
+    the stock, the sides, and the positions visited so far."""
+
+    def __init__(
+        self, hands: list[int], stock: Sequence[int], ours: int, worth: Worth, limit: int
+    ) -> None:
+        self.hands: list[int] = list(hands)
+        self.stock: list[int] = list(stock)
+        self.players: int = len(hands)
+        self.ours: int = ours
+        self.worth: Worth = worth
+        self.limit: int = limit
+        self.visited: int = 0
 
     def best(
-        hands: tuple[int, ...],
+        self,
         left: int,
         right: int,
         turn: int,
@@ -68,27 +94,33 @@ def solve(
         alpha: float,
         beta: float,
     ) -> tuple[float, BitEnd]:
-        visited[0] += 1
-        if visited[0] > limit:
+        """The value and end of the best play from here for the seat to move."""
+        self.visited += 1
+        if self.visited > self.limit:
             raise _TooBig
-        fit = FITS[left] | FITS[right]
-        hand = hands[turn]
+        hands = self.hands
+        stock = self.stock
+        fit: int = FITS[left] | FITS[right]
+        held: int = hands[turn]
+        hand = held
         playable = hand & fit
-        while not playable and drawn < stock_size:
-            tile = stock[drawn]
+        while not playable and drawn < len(stock):
+            tile: int = stock[drawn]
             drawn += 1
             hand |= tile
             playable = tile & fit
+        players = self.players
         if not playable:
             if passes + 1 >= players:
-                end: BitEnd = (Ending.BLOCKED, last, False, list(hands))
-                return worth(end), end
-            if hand != hands[turn]:
-                hands = (*hands[:turn], hand, *hands[turn + 1 :])
-            return best(
-                hands, left, right, (turn + 1) % players, drawn, last, passes + 1, alpha, beta
+                blocked: BitEnd = (BLOCKED, last, False, list(hands))
+                return self.worth(blocked), blocked
+            hands[turn] = hand
+            passed = self.best(
+                left, right, (turn + 1) % players, drawn, last, passes + 1, alpha, beta
             )
-        maximising = ours >> turn & 1
+            hands[turn] = held
+            return passed
+        maximising = (self.ours >> turn & 1) != 0
         value = float("-inf") if maximising else float("inf")
         found: BitEnd | None = None
         following = (turn + 1) % players
@@ -97,31 +129,30 @@ def solve(
             bit = 1 << index
             playable ^= bit
             rest = hand ^ bit
-            a = LOW[index]
-            b = HIGH[index]
+            a: int = LOW[index]
+            b: int = HIGH[index]
             on_left = a == left or b == left
             on_right = a == right or b == right
-            after = (*hands[:turn], rest, *hands[turn + 1 :])
-            places: list[tuple[int, int] | None]
-            if not rest:
-                places = [None]  # a domino: either end gives the same
-            elif on_left and on_right and left != right:
-                places = [(b if a == left else a, right), (left, b if a == right else a)]
-            elif on_left:
-                places = [(b if a == left else a, right)]
-            else:
-                places = [(left, b if a == right else a)]
-            for place in places:
-                if place is None:
-                    capicu = on_left and on_right and left != right
-                    end = (Ending.DOMINO, turn, capicu, list(after))
-                    worth_here = worth(end)
-                else:
-                    worth_here, end = best(
-                        after, place[0], place[1], following, drawn, turn, 0, alpha, beta
+            both = on_left and on_right and left != right
+            hands[turn] = rest
+            places = 1 if not rest or not both else 2
+            for place in range(places):
+                here: float
+                end: BitEnd
+                if not rest:  # a domino: either end gives the same
+                    end = (DOMINO, turn, both, list(hands))
+                    here = self.worth(end)
+                elif place == 0 and on_left:
+                    here, end = self.best(
+                        b if a == left else a, right, following, drawn, turn, 0, alpha, beta
                     )
-                if worth_here > value if maximising else worth_here < value:
-                    value, found = worth_here, end
+                else:
+                    here, end = self.best(
+                        left, b if a == right else a, following, drawn, turn, 0, alpha, beta
+                    )
+                if here > value if maximising else here < value:
+                    value = here
+                    found = end
                 if maximising:
                     alpha = max(alpha, value)
                 else:
@@ -130,13 +161,9 @@ def solve(
                     break
             if alpha >= beta:
                 break
+        hands[turn] = held
         assert found is not None
         return value, found
-
-    try:
-        return best(tuple(hands), left, right, turn, 0, last, 0, float("-inf"), float("inf"))[1]
-    except _TooBig:
-        return None
 
 
 class _TooBig(Exception):

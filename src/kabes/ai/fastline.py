@@ -11,17 +11,22 @@ against the engine.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
-from kabes.ai.bits import DOUBLE_SIX
+from kabes.ai.bits import DOUBLE_SIX, POP_14
 from kabes.moves import LEFT, Play
 from kabes.results import Ending, HandEnd
 
-BITS = DOUBLE_SIX
-TILES = BITS.tiles
-BIT = BITS.bit
-LOW = BITS.low
-HIGH = BITS.high
-FITS = BITS.fits
+# Final: where this module is compiled (kabes.native) these are C statics, not a dictionary
+# lookup at each use.
+BITS: Final = DOUBLE_SIX
+TILES: Final = BITS.tiles
+BIT: Final = BITS.bit
+LOW: Final = BITS.low
+HIGH: Final = BITS.high
+FITS: Final = BITS.fits
+BLOCKED: Final = Ending.BLOCKED
+DOMINO: Final = Ending.DOMINO
 mask = BITS.mask
 tiles_of = BITS.tiles_of
 
@@ -36,7 +41,7 @@ seat to move and the seat that played last; None where the search would cost too
 Summary = tuple[Ending, int, bool, int, tuple[int, ...]]
 """What a line variant's scoring reads of a hand's end (:func:`summary`)."""
 
-PIPS_7 = tuple(
+PIPS_7: Final = tuple(
     tuple(
         sum(TILES[7 * part + i].value for i in range(7) if chunk >> i & 1)
         for chunk in range(128)
@@ -50,6 +55,23 @@ def pips(hand: int) -> int:
     """The pips in a bit-set hand (what ``kabes.tiles.count`` gives for its tiles)."""
     a, b, c, d = PIPS_7
     return a[hand & 127] + b[hand >> 7 & 127] + c[hand >> 14 & 127] + d[hand >> 21]
+
+
+def deal(random: Callable[[], float], hands: int, each: int) -> list[int]:
+    """``hands`` random hands of ``each`` double-six tiles as bit sets: the first tiles of a
+    Fisher-Yates shuffle of the set's bits (written out on ints, with no tile objects, so
+    that compiled it is a small part of a random hand's cost: ``bench/playout.py``)."""
+    deck = [1 << i for i in range(len(TILES))]
+    for i in range(len(deck) - 1, 0, -1):
+        j = int(random() * (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+    out = []
+    for seat in range(hands):
+        hand = 0
+        for k in range(seat * each, seat * each + each):
+            hand |= deck[k]
+        out.append(hand)
+    return out
 
 
 def playout(
@@ -91,7 +113,7 @@ def playout(
             if not playable:
                 passes += 1
                 if passes >= players:
-                    return Ending.BLOCKED, last, False, hands
+                    return BLOCKED, last, False, hands
                 turn = (turn + 1) % players
                 continue
         passes = 0
@@ -99,7 +121,7 @@ def playout(
         if random() < greedy:
             bit = 1 << (playable.bit_length() - 1)
         else:
-            k = int(random() * playable.bit_count())
+            k = int(random() * (POP_14[playable & 16383] + POP_14[playable >> 14]))
             for _ in range(k):
                 playable &= playable - 1
             bit = playable & -playable
@@ -112,10 +134,10 @@ def playout(
         on_right = a == right or b == right
         if on_left and on_right and left != right:
             if not hand:
-                return Ending.DOMINO, turn, a != b, hands
+                return DOMINO, turn, a != b, hands
             on_left = random() < 0.5
         elif not hand:
-            return Ending.DOMINO, turn, False, hands
+            return DOMINO, turn, False, hands
         if on_left:
             left = b if a == left else a
         else:

@@ -29,38 +29,45 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import pairwise
 from math import exp
+from typing import Final
 
-from kabes.ai.bits import DOUBLE_SIX
-from kabes.ai.features import (
-    CONTROL,
-    COVERS_PARTNER,
-    DOUBLE,
-    HOLDS,
-    KILLS_SUIT,
-    LACKS,
-    NEXT_LACKS,
-    PARTNER_LACKS,
-    PARTNER_SUIT,
-    PIP,
-)
+from kabes.ai import features
+from kabes.ai.bits import DOUBLE_SIX, POP_14
 from kabes.moves import RIGHT
 from kabes.views import View
 
-BETA = 0.3
+BETA: Final = 0.3
 """How sharply a counting seat is assumed to prefer its better moves (0: not at all). 0.3,
 0.6 and 1.0 measured alike against the skilled level (within their noise); against
 heavy-tile play 0.3 measured best (74.1% of hands against 72.2% at 0.6)."""
-HEAVY = 1.2
+HEAVY: Final = 1.2
 """How sharply a heavy-tile seat prefers each pip more (a tile one pip heavier is about
 three times likelier to be its choice), and a double on equal weight."""
 COUNTING = 0.5
 """The prior share of counting players; the rest are taken to play their heaviest tile."""
 
-FITS = DOUBLE_SIX.fits
-LOW = DOUBLE_SIX.low
-HIGH = DOUBLE_SIX.high
-BIT = DOUBLE_SIX.bit
-ALL = (1 << len(DOUBLE_SIX.tiles)) - 1
+FITS: Final = DOUBLE_SIX.fits
+LOW: Final = DOUBLE_SIX.low
+HIGH: Final = DOUBLE_SIX.high
+BIT: Final = DOUBLE_SIX.bit
+ALL: Final = (1 << len(DOUBLE_SIX.tiles)) - 1
+PULL: Final = tuple(
+    exp(HEAVY * (a + b + (0.5 if a == b else 0))) for a, b in zip(LOW, HIGH, strict=True)
+)
+"""A heavy-tile player's pull towards each tile (worked out once, not per world)."""
+
+# The skilled level's feature weights (kabes.ai.features), as Final names of this module: where
+# it is compiled (kabes.native) they are C constants, not a dictionary lookup at each use.
+CONTROL: Final[float] = features.CONTROL
+COVERS_PARTNER: Final[float] = features.COVERS_PARTNER
+DOUBLE: Final[float] = features.DOUBLE
+HOLDS: Final[float] = features.HOLDS
+KILLS_SUIT: Final[float] = features.KILLS_SUIT
+LACKS: Final[float] = features.LACKS
+NEXT_LACKS: Final[float] = features.NEXT_LACKS
+PARTNER_LACKS: Final[float] = features.PARTNER_LACKS
+PARTNER_SUIT: Final[float] = features.PARTNER_SUIT
+PIP: Final[float] = features.PIP
 
 
 class Reading:
@@ -71,9 +78,10 @@ class Reading:
         """Per past play: the seat, the tile's bit, the tiles it played from then on, the
         tiles that fitted, the two ends before it (None for a lead), and what everybody
         saw then (None where it cannot be told)."""
-        self.seen: dict[tuple[int, int], tuple[float, float]] = {}
+        self.seen: dict[int, tuple[float, float]] = {}
         """The chance of each past play given the hand then held, as a counting player and as
-        a heavy-tile player would make it, as worked out so far."""
+        a heavy-tile player would make it, as worked out so far; keyed by the play's index
+        and the hand (``index << 28 | held``: an int key, where a tuple cost an allocation)."""
         self.players = view.players
         self.chain: Chain | None = None
         """The walk through likely worlds of one search (``kabes.ai.boards.line``)."""
@@ -118,7 +126,7 @@ class Reading:
             choices = held & fits
             if choices == bit:
                 continue
-            key = (index, held)
+            key = index << 28 | held
             known = seen.get(key)
             if known is None:
                 known = seen[key] = _chances(held, bit, choices, left, right, table)
@@ -236,8 +244,7 @@ def _chances(
         one = choices & -choices
         choices ^= one
         score = exp(BETA * _score(held, one, left, right, table))
-        index = one.bit_length() - 1
-        pull = exp(HEAVY * (LOW[index] + HIGH[index] + (0.5 if LOW[index] == HIGH[index] else 0)))
+        pull = PULL[one.bit_length() - 1]
         total += score
         total_heavy += pull
         if one == bit:
@@ -279,13 +286,21 @@ def _keeps(rest: int, left: int, right: int, held: int, table: Table | None) -> 
     """What keeping these two ends open is worth to a hand holding ``rest``, and more where
     nobody else can hold a number it keeps (every other tile of it is on the line)."""
     total = 0.0
-    for number in (left,) if left == right else (left, right):
-        mine = (rest & FITS[number]).bit_count()
-        if mine:
-            total += HOLDS * min(mine, 3)
-            if table is not None and not FITS[number] & ~(table.line | held):
-                total += CONTROL
-    return total
+    tiles: int = FITS[left]
+    mine = POP_14[rest & tiles & 16383] + POP_14[(rest & tiles) >> 14]
+    if mine:
+        total += HOLDS * min(mine, 3)
+        if table is not None and not tiles & ~(table.line | held):
+            total += CONTROL
+    if right == left:
+        return total
+    tiles = FITS[right]
+    mine = POP_14[rest & tiles & 16383] + POP_14[(rest & tiles) >> 14]
+    if mine:
+        total += HOLDS * min(mine, 3)
+        if table is not None and not tiles & ~(table.line | held):
+            total += CONTROL
+    return total  # both ends written out: a loop over a tuple of them cost a third more
 
 
 class Chain:
@@ -347,6 +362,6 @@ def _numbers(voids: frozenset[int]) -> int:
 
 def _pick(tiles: int, random: Callable[[], float]) -> int:
     """One of these tiles, at random."""
-    for _ in range(int(random() * tiles.bit_count())):
+    for _ in range(int(random() * (POP_14[tiles & 16383] + POP_14[tiles >> 14]))):
         tiles &= tiles - 1
     return tiles & -tiles

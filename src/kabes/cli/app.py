@@ -271,6 +271,104 @@ def replay(
         raise typer.Exit(3)
 
 
+puzzles_app = typer.Typer(help="Puzzles: find them in matches and keep them in the store.",
+                          no_args_is_help=True)
+app.add_typer(puzzles_app, name="puzzles")
+
+Db = Annotated[str | None, typer.Option(
+    "--db", help="The store: sqlite:///FILE or postgresql://... (default: kabes.sqlite3 "
+    "here, as 'kabes serve').")]
+
+
+@puzzles_app.command("make")
+def puzzles_make(
+    records: Annotated[int, typer.Option(
+        "--records", "-n", min=0, help="Computer matches to read per variant.")] = 20,
+    variants: Annotated[list[str] | None, typer.Option(
+        "--variants", "-v", help="Line variants (repeatable or comma-separated; default: "
+        "every line variant).")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="The first match's seed.")] = 1,
+    public: Annotated[bool, typer.Option(
+        "--public", help="Also read the finished public matches the store keeps.")] = False,
+    db: Db = None,
+) -> None:
+    """Find puzzles (proven over every deal) in the computer's matches, and with --public in
+    finished public matches, and keep them in the store; prints per variant the records read
+    and the puzzles found."""
+    from kabes.cli.puzzles import line_variants, made_table, make, run
+
+    console = Console()
+    try:
+        chosen = line_variants(variants)
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--variants") from None
+
+    def tell(made: Any) -> None:
+        console.print(f"{made.variant}: {made.records} records read, {made.found} puzzles "
+                      f"found, {made.new} new, {made.seconds:.1f} s"
+                      + (f" ({made.unreadable} records did not replay and were skipped)"
+                         if made.unreadable else ""))
+
+    done = run(make(db, records, chosen, seed, public, tell))
+    console.print(made_table(done))
+
+
+@puzzles_app.command("export")
+def puzzles_export(
+    file: Annotated[Path, typer.Argument(
+        help="The gzip JSON file to write (src/kabes/puzzles/data/starter.json.gz is the "
+        "starter set).", dir_okay=False)],
+    per_seating: Annotated[int, typer.Option(
+        "--puzzles", "-n", min=1, help="Puzzles per line variant and seat count.")] = 40,
+    variants: Annotated[list[str] | None, typer.Option(
+        "--variants", "-v", help="Line variants (repeatable or comma-separated; default: "
+        "every line variant).")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="The first match's seed.")] = 1,
+) -> None:
+    """Find puzzles in the computer's matches, --puzzles of them for each line variant at
+    each seat count, and write them to a gzip JSON file (sorted by key; the same arguments
+    write the same file). This is how the starter set a new server loads is made."""
+    from kabes.cli.puzzles import export, line_variants, made_table
+
+    console = Console()
+    try:
+        chosen = line_variants(variants)
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--variants") from None
+
+    def tell(made: Any) -> None:
+        console.print(f"{made.variant}: {made.records} records read, {made.new} puzzles "
+                      f"kept, {made.seconds:.1f} s")
+
+    done = export(file, per_seating, chosen, seed, tell)
+    console.print(made_table(done))
+    console.print(f"Wrote {sum(m.new for m in done)} puzzles to {file}")
+
+
+@app.command()
+def puzzle(
+    next_one: Annotated[bool, typer.Option(
+        "--next", help="A puzzle near your puzzle rating, not yet tried (default: the "
+        "daily puzzle).")] = False,
+    variant: Annotated[str | None, typer.Option(
+        "--variant", "-v", help="Only puzzles of this variant.")] = None,
+    player: Annotated[str | None, typer.Option(
+        "--player", help="Whose tries to keep (default: your login name).")] = None,
+    db: Db = None,
+) -> None:
+    """Solve a puzzle in the terminal: the daily one, or --next. Exit status 0 when
+    solved, 1 when not, 2 when there is no puzzle."""
+    from kabes.cli.learn import default_player
+    from kabes.cli.puzzles import run, solve
+
+    if variant is not None and variant not in VARIANTS:
+        raise typer.BadParameter(f"no variant {variant!r}", param_hint="--variant")
+    console = Console()
+    status = run(solve(db, player or default_player(), variant, next_one, console,
+                       console.input))
+    raise typer.Exit(status)
+
+
 def progress_reporter(
     console: Console, variant: str, matches: int
 ) -> Callable[[int], None]:

@@ -68,6 +68,9 @@ export const api = {
   phrases: () => call("GET", "/api/phrases", undefined, false),
   linkCode: () => call("POST", "/api/me/link", {}),
   link: (code) => call("POST", "/api/link", { code }, false),
+  puzzleDaily: () => call("GET", "/api/puzzles/daily"),
+  puzzleNext: () => call("GET", "/api/puzzles/next"),
+  tryPuzzle: (id, move) => call("POST", `/api/puzzles/${encodeURIComponent(id)}/try`, { move }),
 };
 
 let catalogPromise = null;

@@ -5,11 +5,11 @@
 // its switch is on); the people playing now and the way to the lobby (/lobby); this player
 // on another phone (link.js); joining by code or link; the rankings
 // of each variant; your own matches with their records to download; the way to the lessons
-// (Learn, /learn); the tournaments (/c).
+// (Learn, /learn); the puzzle of the day (/puzzles); the tournaments (/c).
 // With no network (issue 26, offline.js): the top bar says so once; the form comes from the
 // catalog kept with the offline pack and "Play against the computer" opens a table on this
 // phone (localsocket.js), as it does online when the player chose the phone; what needs the
-// server (people, the lobby, joining, tournaments, rankings, the server's matches, linking a
+// server (people, the lobby, puzzles, joining, tournaments, rankings, the server's matches, linking a
 // phone) stays in its place, greyed, with one line why, and asks the server nothing. "Play
 // without a network" (offlinecard.js) and "My games on this phone" (mygames.js) come after the
 // first paint.
@@ -72,6 +72,7 @@ export async function homePage(root, nav) {
         grey(h("span", {}, pageLink(nav, `/p/${me.player}`, { "data-action": "my-page" }, t("player.your_page"))))),
       grey(lobbyCard(nav, offline)),
       offline && !pack.ready ? needsNetwork(learnCard(nav)) : learnCard(nav),
+      grey(puzzlesCard(nav)),
       newGame,
       myGames,
       offer,
@@ -216,6 +217,10 @@ function wayCard(nav, { id, title, text, path, action, button }) {
 
 function learnCard(nav) {
   return wayCard(nav, { id: "learn-card-title", title: t("home.learn"), text: t("home.learn_text"), path: "/learn", action: "learn", button: t("action.learn") });
+}
+
+function puzzlesCard(nav) {
+  return wayCard(nav, { id: "puzzle-card-title", title: t("puzzle.home_title"), text: t("puzzle.home_text"), path: "/puzzles", action: "puzzles", button: t("puzzle.open") });
 }
 
 function tournamentsCard(nav) {

@@ -21,6 +21,7 @@ export const PAGES = [
   {"path": "/lobby", "module": "lobby.js", "page": "lobbyPage", "title": "lobby.title"},
   {"path": "/learn", "module": "learn.js", "page": "learnPage", "title": "learn.title", "style": "learn.css"},
   {"path": "/learn/{lesson}", "module": "lesson.js", "page": "lessonPage", "title": null, "redraws": true, "part": "A-Za-z0-9_.-", "style": "learn.css"},
+  {"path": "/puzzles", "module": "puzzles.js", "page": "puzzlesPage", "title": "puzzle.title", "redraws": true, "style": "learn.css"},
   {"path": "/c", "module": "tournaments.js", "page": "tournamentsPage", "title": "tour.tournaments", "style": "tournaments.css"},
   {"path": "/c/{tid}", "module": "tournament.js", "page": "tournamentPage", "title": "tour.tournament", "style": "tournaments.css"},
   {"path": "/rankings/{variant}", "module": "rankings.js", "page": "rankingsPage", "title": "home.rankings", "open": true},

@@ -4,13 +4,14 @@
 // and matches played and won (its "stats"); then the recent matches, each a row (variant,
 // partners and opponents, score, and won, lost, abandoned or in play in words) opening its
 // replay (/r/CODE) where the page knows its code (a public match's for anyone); then the
-// tournaments entered and their places, each opening its page (/c/ID). One's own page (the
+// tournaments entered and their places, each opening its page (/c/ID); once a puzzle was
+// tried, a puzzles card (puzzle rating, streak and best, solved of tried). One's own page (the
 // stored token is that player's) shows every match with its code, private ones included, and
 // the phone settings: "Use Kabès on another phone" (link.js) and "Log out on every phone"
 // (POST /api/me/logout {"everywhere": true}).
 
 import { api } from "./api.js";
-import { clear, h, svg } from "./dom.js";
+import { append, clear, h, svg } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { variantName } from "./names.js";
 import { store } from "./store.js";
@@ -131,6 +132,16 @@ function phonesCard(nav, say) {
 }
 
 /** The page of player `id`. */
+/** The puzzle card: rating, streak (and best), solved of tried; none before a first try. */
+function puzzlesCard(card) {
+  if (!card || !card.tried) return null;
+  return h("section", { class: "card player-puzzles", "aria-labelledby": "puzzles-title" },
+    h("h2", { id: "puzzles-title" }, t("puzzle.title")),
+    h("p", { class: "player-rating num", "data-puzzle-rating": String(card.rating) }, String(Math.round(card.rating))),
+    h("p", { class: "num", "data-streak": String(card.streak) }, t("puzzle.streak_best", { n: card.streak, best: card.best_streak })),
+    h("p", { class: "num", "data-solved": String(card.solved), "data-tried": String(card.tried) }, t("puzzle.solved_of", { solved: card.solved, tried: card.tried })));
+}
+
 export async function playerPage(root, id, nav) {
   const status = h("p", { class: "status flash", role: "status", "aria-live": "polite" });
   const main = h("main", { class: "page player" }, h("p", { class: "loading" }, t("loading")));
@@ -149,8 +160,11 @@ export async function playerPage(root, id, nav) {
   const variants = [...new Set([...Object.keys(found.ratings), ...Object.keys(found.history || {}), ...played.keys()])];
   const recent = found.matches.slice(0, RECENT);
   const tournaments = found.tournaments || [];
-  clear(main).append(
+  // dom.js's append: the cards a page may not have (null) are left out, where the DOM's own
+  // append would write "null".
+  append(clear(main), [
     h("h1", { class: "player-name name-cut", "data-player": String(found.player) }, found.name),
+    puzzlesCard(found.puzzles),
     ...variants.map((v) => variantCard(v, found.ratings[v], found.history?.[v] || [], found.stats?.[v], played.get(v) || [])),
     h("section", { class: "card", "aria-labelledby": "recent-title" },
       h("h2", { id: "recent-title" }, t("player.recent")),
@@ -159,5 +173,5 @@ export async function playerPage(root, id, nav) {
       h("h2", { id: "tours-played-title" }, t("player.tournaments")),
       h("ul", { class: "match-list" }, ...tournaments.map((x) => tournamentRow(x, nav)))) : null,
     own ? phonesCard(nav, (text) => (status.textContent = text)) : null,
-    status);
+    status]);
 }

@@ -33,6 +33,7 @@ from starlette.middleware.gzip import GZipMiddleware
 import kabes
 from kabes import words
 from kabes.ai import LEVELS
+from kabes.puzzles.starter import starter
 from kabes.rules import DEFAULT_VARIANT, VARIANTS
 from kabes.rules.traits import traits_json
 from kabes.server.common.config import Edge, Settings
@@ -60,6 +61,7 @@ from kabes.server.http.phrases_api import phrase_routes
 from kabes.server.http.preview_tags import origin_of
 from kabes.server.http.previews import PAGES as PREVIEWED
 from kabes.server.http.previews import Previews, preview_routes
+from kabes.server.http.puzzles_api import puzzle_routes
 from kabes.server.http.replay_api import replay_routes
 from kabes.server.http.socket_api import socket_routes
 from kabes.server.http.static_files import CompressedStatic
@@ -92,13 +94,16 @@ def create_app(
     cluster: Cluster | None = None,
     edge: Edge | None = None,
     offline: Path | None = None,
+    starter_puzzles: bool = True,
 ) -> FastAPI:
     """The server application on the store at ``db_url``. ``executor`` runs the computer
     seats (a process pool in production; tests may pass a thread pool). With ``cluster``,
     this process is one of many sharing the store through Redis (and its rate limits).
     ``edge``: what strangers may do (limits on, the server's own origin, loopback metrics
     by default). ``offline``: the folder of the offline pack served under /offline/
-    (kabes.server.http.offline_api; the source tree's by default)."""
+    (kabes.server.http.offline_api; the source tree's by default). ``starter_puzzles``: on
+    start, give a store with no puzzles the shipped starter set (kabes.puzzles.starter), so
+    /puzzles has puzzles from the first start."""
     metrics = Metrics()
     processes = alone_or_shared(cluster)
     store = Store(db_url, metrics, processes.me)
@@ -126,6 +131,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await store.open()
+        if starter_puzzles:
+            await seed_puzzles(store)
         await processes.start()
         restored = await hub.open()
         rounds.start()
@@ -167,6 +174,7 @@ def create_app(
     app.state.lobby = lobby
     phrase_routes(app)
     replay_routes(app, services)
+    puzzle_routes(app, services.store)
     offline_routes(app, offline or PACK)
     socket_routes(app, services)
     _operations(app, services)
@@ -175,6 +183,16 @@ def create_app(
     preview_routes(app, previews)
     _pages(app, previews, edge)
     return app
+
+
+async def seed_puzzles(store: Store) -> int:
+    """Give the store the starter puzzles if it has none (PuzzleStore.seed: safe when many
+    processes start at once); logged when any are added. The number added."""
+    added = await store.puzzles.seed(starter())
+    if added:
+        log.info("starter puzzles", extra={"fields": {"event": "starter_puzzles",
+                                                       "added": added}})
+    return added
 
 
 class PlayerId(Convertor[int]):

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from kabes.rules import VARIANTS
 from kabes.server.store.history import history_of, rating
+from kabes.server.store.puzzles import card_of
 from kabes.server.store.schema import (
     match_players,
     matches,
@@ -83,6 +84,7 @@ async def player_page(conn: AsyncConnection, player: int, own: bool) -> dict[str
                       "matches_won": int(mw)}
                   for v, _mu, _sigma, h, hw, m, mw in rated},
         "history": history,
+        "puzzles": await card_of(conn, player),
         "matches": [_match_row(m, own, people) for m in played],
         "tournaments": [
             {"id": tid if own or public else None, "variant": variant,

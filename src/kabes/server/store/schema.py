@@ -195,3 +195,56 @@ waiting_seats = sa.Table(
 """The seats each player holds at tables waiting to start (a tournament's tables aside): one
 row a (player, table), taken before the seat's entry is written and dropped in the same
 transaction as the entry that frees it (kabes.server.table.seat_holds)."""
+
+puzzles = sa.Table(
+    "puzzles",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("variant", sa.String(32), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("difficulty", sa.Integer, nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.Column("made_at", sa.Float, nullable=False),
+    sa.Index("ix_puzzles_variant_mu", "variant", "mu"),
+)
+"""One row a puzzle (kabes.server.store.puzzles): its stable key as id, its own openskill
+rating (moved by each player's first try, as a player's is) and the whole puzzle with its
+proof as JSON (``kabes.puzzles.model.Puzzle.to_dict``)."""
+
+puzzle_attempts = sa.Table(
+    "puzzle_attempts",
+    metadata,
+    sa.Column("player", sa.Integer, primary_key=True),
+    sa.Column("puzzle", sa.String(64), primary_key=True),
+    sa.Column("move", sa.String(32), nullable=False),
+    sa.Column("correct", sa.Boolean, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+"""A player's first try of a puzzle: one row a (player, puzzle), so only the first try counts
+(a later one is answered and changes nothing)."""
+
+puzzle_players = sa.Table(
+    "puzzle_players",
+    metadata,
+    sa.Column("player", sa.Integer, primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("tried", sa.Integer, nullable=False),
+    sa.Column("solved", sa.Integer, nullable=False),
+    sa.Column("streak", sa.Integer, nullable=False),
+    sa.Column("best_streak", sa.Integer, nullable=False),
+)
+"""A player's puzzle rating (openskill, as the tables') and counts: ``streak`` the correct
+first tries in a row up to the latest."""
+
+puzzle_days = sa.Table(
+    "puzzle_days",
+    metadata,
+    sa.Column("day", sa.String(10), primary_key=True),
+    sa.Column("variant", sa.String(32), primary_key=True),
+    sa.Column("puzzle", sa.String(64), nullable=False),
+)
+"""The puzzle of each day (ISO date in the server's time zone) per variant (``""``: any
+variant): written once, by the first ask of that day; everyone reads the same row."""

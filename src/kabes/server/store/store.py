@@ -34,6 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from kabes.server.common.metrics import Metrics
 from kabes.server.store.commits import Pending, write
 from kabes.server.store.players import player_page
+from kabes.server.store.puzzles import PuzzleStore
 from kabes.server.store.rankings import PER_PAGE, place_of, ranked_rows
 from kabes.server.store.schema import (
     lesson_progress,
@@ -145,6 +146,8 @@ class Store:
         self._queue: asyncio.Queue[Pending] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
+        self.puzzles = PuzzleStore(self.engine)
+        """The puzzles, their days, tries and ratings (kabes.server.store.puzzles)."""
 
     @property
     def writer(self) -> sa.Engine:
