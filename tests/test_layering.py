@@ -103,7 +103,7 @@ BELOW: dict[str, frozenset[str]] = {
     "kabes.server": frozenset({"kabes.local", "kabes.table", "kabes.lessons", "kabes.ai",
                                "kabes.words", "kabes.tournaments", "kabes.puzzles", ENGINE}),
     "kabes.local": frozenset({"kabes.table", "kabes.lessons", "kabes.ai", "kabes.words",
-                              ENGINE}),
+                              "kabes.puzzles", ENGINE}),
     "kabes.table": frozenset({"kabes.ai", ENGINE}),
     "kabes.puzzles": frozenset({"kabes.table", "kabes.ai", ENGINE}),
     "kabes.tournaments": frozenset({ENGINE}),

@@ -26,6 +26,7 @@ from harness import running, sqlite_url
 
 from kabes.server.http.offline_api import IMMUTABLE
 from kabes.server.http.offline_pack import (
+    KINDS,
     LOCK,
     MANIFEST,
     PACKAGES,
@@ -78,15 +79,17 @@ def test_the_archive_holds_the_engine_levels_lessons_and_words_and_no_server() -
                  "kabes/rules/haitian.py", "kabes/ai/expert.py", "kabes/ai/boards/line.py",
                  "kabes/lessons/library.py", "kabes/lessons/data/haitian-1.json",
                  "kabes/words/__init__.py", "kabes/words/catalogs/ht.json",
-                 "kabes/words/catalogs/languages.json", "kabes/words/phrases.json"):
+                 "kabes/words/catalogs/languages.json", "kabes/words/phrases.json",
+                 "kabes/puzzles/model.py", "kabes/local/puzzles.py",
+                 "kabes/puzzles/data/starter.json.gz"):
         assert name in held, name
     assert not [name for name in held if name.startswith(LEFT_OUT)]
-    assert all(name.endswith((".py", ".json")) and "__pycache__" not in name for name in held)
+    assert all(name.endswith(KINDS) and "__pycache__" not in name for name in held)
     every = {path.relative_to(SOURCE).as_posix() for path in (SOURCE / "kabes").glob("*.py")}
     for package in PACKAGES:
         folder = SOURCE.joinpath(*package.split("."))
         every |= {path.relative_to(SOURCE).as_posix() for path in folder.rglob("*")
-                  if path.suffix in (".py", ".json") and "__pycache__" not in path.parts}
+                  if path.suffix in KINDS and "__pycache__" not in path.parts}
     assert set(held) == every
 
 

@@ -16,7 +16,11 @@ for a request refused (the protocol's codes, as HTTP answers them):
 - ``tick``: every table does what is due (a computer seat's move, the pause's end);
 - ``lessons`` ``{"lang", "done"}``, ``lesson`` ``{"lesson", "lang"}``, ``try`` ``{"lesson",
   "lang", "body": {"step", "move", "choice"}}``: the answers of ``/api/lessons``,
-  ``/api/lessons/{id}`` and its ``/try`` (kabes.local.lessons).
+  ``/api/lessons/{id}`` and its ``/try`` (kabes.local.lessons);
+- ``puzzle_daily`` ``{"day", "variant"}``, ``puzzle_next`` ``{"tried", "day", "variant"}``,
+  ``puzzle_try`` ``{"puzzle", "move"}``: the answers of ``/api/puzzles/daily``, ``/next``
+  and ``/{id}/try`` from the starter set, ``day`` the phone's date, ``tried`` the keys of
+  the puzzles the page kept as tried (kabes.local.puzzles).
 
 ``out``: what the sockets are sent, in order: ``{"code", "socket", "text"}`` (a message of
 ``/api/tables/{code}/ws``, as its JSON text) or ``{"code", "socket", "close": CODE}``.
@@ -35,7 +39,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from kabes.local import lessons
+from kabes.local import lessons, puzzles
 from kabes.local.computer import PHONE, Budgets
 from kabes.local.table import LocalTable
 from kabes.table import outbox
@@ -116,6 +120,8 @@ class Tables:
             return lessons.lesson_body(str(request["lesson"]), str(request.get("lang", "en")))
         if op == "try":
             return self._try(request)
+        if isinstance(op, str) and op.startswith("puzzle_"):
+            return _puzzle(op, request)
         raise Refused(ErrorCode.BAD_MESSAGE, f"no request {op!r}")
 
     # Tables --------------------------------------------------------------------------------
@@ -233,6 +239,24 @@ class Tables:
             raise Refused(ErrorCode.BAD_MESSAGE, "a try is {step, and a move or a choice}")
         return lessons.lesson_try(str(request["lesson"]), str(request.get("lang", "en")),
                                   step, move, choice)
+
+
+def _puzzle(op: str, request: dict[str, Any]) -> dict[str, Any]:
+    """A puzzle request (kabes.local.puzzles); ``bad_message`` for fields of the wrong kind."""
+    if op == "puzzle_try":
+        return puzzles.attempt(str(request.get("puzzle")), request.get("move"))
+    day, variant = request.get("day"), request.get("variant")
+    if not isinstance(day, str) or not (variant is None or isinstance(variant, str)):
+        raise Refused(ErrorCode.BAD_MESSAGE, "a puzzle request has a day (ISO date) and "
+                      "a variant or null")
+    if op == "puzzle_daily":
+        return puzzles.daily(day, variant)
+    if op == "puzzle_next":
+        tried = request.get("tried")
+        if not isinstance(tried, list) or not all(isinstance(k, str) for k in tried):
+            raise Refused(ErrorCode.BAD_MESSAGE, "tried is a list of puzzle ids")
+        return puzzles.following(tried, day, variant)
+    raise Refused(ErrorCode.BAD_MESSAGE, f"no request {op!r}")
 
 
 def _count(value: object) -> bool:

@@ -13,6 +13,9 @@
 //   localLessons: {lessons(lang), lesson(id, lang), tryLesson(id, lang, body), lessonDone(id)},
 //     api.js's lesson calls answered by the same Python (a lesson finished here is kept on
 //     this phone only, and counted done in its paths).
+//   localPuzzles: {puzzleDaily(), puzzleNext(), tryPuzzle(id, move), puzzleCard()}, api.js's
+//     puzzle calls answered from the starter set the pack ships (the phone's date); the tries
+//     and the streak are kept on this phone only (localStorage), and nothing is rated.
 //   isLocal(code), localReady() (whether the worker answers: the pack is there).
 // A failure is ApiError {code} as api.js throws ("unavailable": the pack cannot be loaded).
 // After every change the worker hands the table's new entries, and the game is saved whole
@@ -136,6 +139,52 @@ export const localLessons = {
       /* private mode: not kept */
     }
     return { id, done: true, next: path.next };
+  },
+};
+
+const PUZZLES = "kabes.puzzles_here";
+/** The puzzles tried on this phone with no network: {tried: {id: correct}, streak, best}. */
+function puzzlesHere() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(PUZZLES));
+    if (kept && typeof kept.tried === "object") return kept;
+  } catch {
+    /* nothing kept */
+  }
+  return { tried: {}, streak: 0, best: 0 };
+}
+
+/** The phone's date, as the server names a day (YYYY-MM-DD). */
+function today() {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+/** The puzzles' calls of api.js (same answers; a try's rating is null), answered on this
+ * phone from the starter set; only a puzzle's first try here counts in the streak. */
+export const localPuzzles = {
+  puzzleDaily: () => call("puzzle_daily", { day: today(), variant: null }),
+  puzzleNext: () => call("puzzle_next", { day: today(), variant: null, tried: Object.keys(puzzlesHere().tried) }),
+  async tryPuzzle(id, move) {
+    const answer = await call("puzzle_try", { puzzle: id, move });
+    const kept = puzzlesHere();
+    if (!(id in kept.tried)) {
+      kept.tried[id] = answer.correct;
+      kept.streak = answer.correct ? kept.streak + 1 : 0;
+      kept.best = Math.max(kept.best, kept.streak);
+      try {
+        localStorage.setItem(PUZZLES, JSON.stringify(kept));
+      } catch {
+        /* private mode: not kept */
+      }
+    }
+    return answer;
+  },
+  /** The card the puzzles' top bar shows: the streak kept here, no rating. */
+  puzzleCard() {
+    const kept = puzzlesHere();
+    const tried = Object.values(kept.tried);
+    return { rating: null, streak: kept.streak, best_streak: kept.best, solved: tried.filter(Boolean).length, tried: tried.length };
   },
 };
 

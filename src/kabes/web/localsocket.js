@@ -6,12 +6,12 @@
 // work unchanged. It opens once the worker holds the table (rebuilt from the game kept on
 // this phone if need be); a table that is not there closes it with 4404 (not_found), which
 // socket.js takes as final. It also hands on local.js's API for the pages that load it
-// (newLocalTable, resumeLocalTable, localLessons, isLocal, localReady).
+// (newLocalTable, resumeLocalTable, localLessons, localPuzzles, isLocal, localReady).
 
 import { call, resumeLocalTable, sockets } from "./local.js";
 
-// What home and the lessons' pages call (offline.js loads this module): local.js's.
-export { isLocal, localLessons, localReady, newLocalTable, resumeLocalTable } from "./local.js";
+// What home, the lessons' and the puzzles' pages call (offline.js loads this module): local.js's.
+export { isLocal, localLessons, localPuzzles, localReady, newLocalTable, resumeLocalTable } from "./local.js";
 
 const CONNECTING = 0;
 const OPEN = 1;

@@ -18,7 +18,9 @@
 //   (stronger on a slow phone). Only ever with the pack ready.
 // - The lessons (lessonApi): the calls of api.js, answered by the phone's own engine
 //   (localsocket.js's localLessons) when offline with the pack ready.
-// Only home and the lessons' pages load this module: a table's first paint does not wait on it.
+// - The puzzles (puzzleApi, phonePuzzleCard): the same for the puzzles' calls, answered from
+//   the starter set the pack ships (localsocket.js's localPuzzles).
+// Only home, the lessons' and the puzzles' pages load this module: a table's first paint does not wait on it.
 
 import { api, ApiError, variantCatalog } from "./api.js";
 import { h } from "./dom.js";
@@ -277,8 +279,8 @@ export async function localModule() {
   }
 }
 
-function lessonCall(name) {
-  const local = async () => (pack.ready ? (await localModule())?.localLessons ?? null : null);
+function lessonCall(name, kind = "localLessons") {
+  const local = async () => (pack.ready ? (await localModule())?.[kind] ?? null : null);
   return async (...args) => {
     await checkPack();
     const here = isOffline() ? await local() : null;
@@ -305,6 +307,22 @@ export const lessonApi = {
   tryLesson: lessonCall("tryLesson"),
   lessonDone: lessonCall("lessonDone"),
 };
+
+/** The puzzles' calls of api.js (same arguments, same answers but a try's null rating): the
+ * server's, or offline with the pack ready the phone's own from the starter set. */
+export const puzzleApi = {
+  puzzleDaily: lessonCall("puzzleDaily", "localPuzzles"),
+  puzzleNext: lessonCall("puzzleNext", "localPuzzles"),
+  tryPuzzle: lessonCall("tryPuzzle", "localPuzzles"),
+};
+
+/** The puzzle card kept on this phone (streak, no rating) when offline with the pack ready,
+ * else null: the server's card (the player's page) is the one to show. */
+export async function phonePuzzleCard() {
+  await checkPack();
+  if (!isOffline() || !pack.ready) return null;
+  return (await localModule())?.localPuzzles.puzzleCard() ?? null;
+}
 
 /** The top bar's line saying, once, that there is no network (hidden while online); it
  * follows the network while it is in the page. */

@@ -5,11 +5,14 @@
 // numbers in words: the deals counted, and how far each other move falls behind. The streak
 // and the puzzle rating sit small in the top bar (the player's page gives them, the try's
 // answer the new rating). Nothing here knows a variant: the view's traits say what to draw.
+// With no network and the offline pack on the phone, offline.js's puzzleApi answers from the
+// starter set the pack ships, and the streak is the phone's (no rating).
 
 import { ApiError, api } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, lang, onLangChange, t } from "./i18n.js";
 import { inTeams, myParty, partySeats, penalties, variantName } from "./names.js";
+import { offlineNote, phonePuzzleCard, puzzleApi } from "./offline.js";
 import { PlayArea, placeLabel } from "./playarea.js";
 import { store } from "./store.js";
 import { opponents } from "./tableview.js";
@@ -107,7 +110,7 @@ class PuzzlePage {
   async start() {
     clear(this.root).append(this.topbar(), h("main", { class: "page" }, h("p", { class: "loading" }, t("loading"))));
     this.loadCard();
-    await this.load(() => api.puzzleDaily());
+    await this.load(() => puzzleApi.puzzleDaily());
   }
 
   close() {
@@ -119,9 +122,10 @@ class PuzzlePage {
   /** The player's puzzle card (rating, streak) from their page, for the top bar. */
   async loadCard() {
     const me = store.identity();
-    if (!me) return;
     try {
-      this.card = (await api.player(me.player)).puzzles || null;
+      const here = await phonePuzzleCard();
+      if (!here && !me) return;
+      this.card = here || (await api.player(me.player)).puzzles || null;
       if (!this.closed && this.stats) this.drawStats();
     } catch {
       /* the bar shows no figures */
@@ -155,7 +159,7 @@ class PuzzlePage {
   topbar() {
     this.stats = h("span", { class: "puzzle-stats num", "data-role": "puzzle-stats" });
     this.drawStats();
-    return topBar(this.nav, { after: this.stats, cls: "puzzle-bar" });
+    return topBar(this.nav, { after: this.stats, cls: "puzzle-bar", note: offlineNote() });
   }
 
   drawStats() {
@@ -163,7 +167,9 @@ class PuzzlePage {
     clear(this.stats);
     if (!c) return;
     this.stats.append(
-      h("span", { class: "puzzle-streak", title: t("puzzle.streak_label") }, t("puzzle.streak", { n: num(c.streak) })),
+      h("span", { class: "puzzle-streak", title: t("puzzle.streak_label") }, t("puzzle.streak", { n: num(c.streak) })));
+    if (c.rating === null || c.rating === undefined) return;
+    this.stats.append(
       h("span", { class: "sep", "aria-hidden": "true" }, " · "),
       h("span", { class: "puzzle-rating", title: t("puzzle.rating_label") }, t("puzzle.rating", { n: num(c.rating) })));
   }
@@ -248,12 +254,12 @@ class PuzzlePage {
     this.busy = true;
     const id = this.puzzle.id;
     try {
-      const answer = await api.tryPuzzle(id, move);
+      const answer = await puzzleApi.tryPuzzle(id, move);
       if (this.closed || this.puzzle.id !== id) return;
       this.answer = answer;
       this.tried = move;
       this.flash = null;
-      if (this.card) this.card = { ...this.card, rating: answer.rating };
+      if (this.card && answer.rating !== null) this.card = { ...this.card, rating: answer.rating };
       this.area.animate(key);
       this.drawArea();
       this.renderSay();
@@ -274,6 +280,6 @@ class PuzzlePage {
     if (this.busy) return;
     this.flash = null;
     window.scrollTo(0, 0);
-    await this.load(() => api.puzzleNext());
+    await this.load(() => puzzleApi.puzzleNext());
   }
 }

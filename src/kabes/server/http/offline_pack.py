@@ -56,14 +56,16 @@ PYODIDE: Final = TREE / "offline" / "node_modules" / "pyodide"
 """Pyodide as ``npm ci`` puts it (``offline/package-lock.json`` pins its version)."""
 
 PACKAGES: Final = ("kabes.rules", "kabes.ai", "kabes.lessons", "kabes.words", "kabes.table",
-                   "kabes.local")
+                   "kabes.puzzles", "kabes.local")
 """The packages the page runs, each whole (its subpackages and data too), besides the
 engine's modules at the top of ``kabes``: the local table that drives the pure table on the
-phone (``kabes.local``) and all it stands on; one that does not exist is left out. Nothing
+phone (``kabes.local``) and all it stands on (the puzzles' engine and its starter set among
+it); one that does not exist is left out. Nothing
 else of ``kabes`` goes: not the server, the terminal, the web client or the club tournaments,
 which need the network or another library."""
-KINDS: Final = (".py", ".json")
-"""The files of a package that go: its modules and its data (lessons, catalogs, phrases)."""
+KINDS: Final = (".py", ".json", ".gz")
+"""The files of a package that go: its modules and its data (lessons, catalogs, phrases, the
+starter puzzles' gzip JSON)."""
 RUNTIME: Final = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 """Pyodide's files that loading it reads, besides its lock file: the loader (an ES module,
 for a module worker and for Node), the runtime's JavaScript and WebAssembly halves, and the
