@@ -58,6 +58,10 @@ async def _closed(client: Client) -> bool:
     return client.reader is None or client.reader.done()
 
 
+async def _epoch_above(db: str, code: str, than: int) -> bool:
+    return await epoch(db, code) > than
+
+
 async def _other_owner(space: RedisSpace, code: str, not_this: str) -> str | None:
     owner = await space.owner(code)
     return owner if owner not in (None, not_this) else None
@@ -214,7 +218,10 @@ async def test_an_owner_cut_off_from_redis_lets_its_table_move_and_tells_its_cli
                     n, client.ws.close_code if client.ws else None)
             new_owner = await until(lambda: _other_owner(redis_space, game.code, a.id),
                                     "the table to be taken by a process that reaches Redis")
-            assert await epoch(db, game.code) > first_epoch
+            # The new owner takes the lease in Redis first and claims the table in the store
+            # (its epoch up) just after: wait for the claim, do not race it.
+            await until(lambda: _epoch_above(db, game.code, first_epoch),
+                        "the new owner's claim to raise the table's epoch")
 
             for n, home in ((0, b), (3, c), (1, b), (2, c)):
                 await game.back(game.clients[n], home.base)
