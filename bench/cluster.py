@@ -768,7 +768,7 @@ async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: s
                 table = await open_table(nodes)
                 continue
             code = table.seats[0].code
-            owner = (await redis.get(f"{PREFIX}lease:{code}") or b"").decode()
+            owner = (await redis.get(f"{PREFIX}lease:{code}") or b"").decode().split("/")[0]
             ids = await asyncio.gather(*(loop.run_in_executor(None, n.process_id)
                                          for n in nodes))
             victim = next(n for n, i in zip(nodes, ids, strict=True) if i == owner)
@@ -867,7 +867,7 @@ async def lease_moves(redis: Redis, code: str, owner: str) -> tuple[float, float
     key = f"{PREFIX}lease:{code}"
     while True:
         now = time.monotonic()
-        held = (await redis.get(key) or b"").decode()
+        held = (await redis.get(key) or b"").decode().split("/")[0]  # {process}/{token}
         if held != owner and not gone:
             gone = now
         if held not in ("", owner):

@@ -81,7 +81,8 @@ class RedisSpace:
             value = await client.get(f"{self.prefix}lease:{code}")
         finally:
             await client.aclose()
-        return None if value is None else bytes(value).decode()
+        # The lease holds ``{process}/{token}`` (kabes.server.hub.cluster).
+        return None if value is None else bytes(value).decode().split("/", 1)[0]
 
     async def clean(self) -> None:
         """Delete every key of this prefix."""

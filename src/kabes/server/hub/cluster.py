@@ -2,12 +2,17 @@
 
 Contract (docs/scaling.md):
 
-- **Leases.** ``{prefix}lease:{code}`` holds the id of the process that owns table ``code``,
-  with a time to live of ``lease`` seconds. :meth:`Cluster.take` sets it only if nobody holds
-  it; :meth:`Cluster.renew` extends every lease this process still holds (and takes back one
+- **Leases.** ``{prefix}lease:{code}`` holds ``{process}/{n}``: the id of the process that
+  owns table ``code`` and a number it never gave before (the lease's *token*: a new one each
+  time the process takes the table, and whenever it may have stopped serving the sockets
+  relayed to it without their processes knowing), with a time to live of ``lease`` seconds.
+  :meth:`Cluster.take` sets it (a new token) unless another process holds it;
+  :meth:`Cluster.renew` extends every lease this process still holds (and takes back one
   that expired while nobody else took it), returning those another process holds now;
   :meth:`Cluster.release` deletes a lease only if it is still this process's. A lease says
-  who should own a table; it is the store's epoch that makes a split impossible.
+  who should own a table; it is the store's epoch that makes a split impossible. A relayed
+  socket's process keeps it only while the lease's token is the one its owner seated it
+  under (kabes.server.hub.relay).
 - **Alive.** ``{prefix}proc:{id}`` holds a process's advertised address, with the same time to
   live, renewed with the leases: a process whose key is gone is dead to the others.
 - **Messages.** Each process listens on its own pub/sub channel ``{prefix}to:{id}``. Frames
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import secrets
 from collections.abc import Callable, Iterable
@@ -53,26 +59,43 @@ CHUNK = 500
 Frame = list[Any]
 """One message between processes: its kind first (see kabes.server.hub.relay)."""
 
-_RENEW = """
-local lost = {}
+_MINE = """
+local function mine(holder)
+  return holder and string.sub(holder, 1, #ARGV[1] + 1) == ARGV[1] .. '/'
+end
+"""
+"""Lua: whether a lease's value (``{process}/{n}``) is this process's (ARGV[1])."""
+_TAKE = _MINE + """
+local holder = redis.call('GET', KEYS[1])
+if holder and not mine(holder) then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1
+"""
+_RENEW = _MINE + """
+local lost, fresh = {}, {}
 for i, key in ipairs(KEYS) do
   local holder = redis.call('GET', key)
-  if holder == ARGV[1] then
+  if mine(holder) and ARGV[4] ~= '1' then
     redis.call('PEXPIRE', key, ARGV[2])
-  elseif not holder then
-    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+  elseif mine(holder) or not holder then
+    redis.call('SET', key, ARGV[3], 'PX', ARGV[2])
+    fresh[#fresh + 1] = i
   else
     lost[#lost + 1] = i
   end
 end
-return lost
+return {lost, fresh}
 """
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
+_RELEASE = _MINE + """
+if mine(redis.call('GET', KEYS[1])) then
   return redis.call('DEL', KEYS[1])
 end
 return 0
 """
+TOKEN_SEPARATOR = "/"
+"""Between the process id and the number in a lease's value."""
 
 
 def process_id() -> str:
@@ -108,6 +131,7 @@ class Cluster:
             url, socket_timeout=None, socket_connect_timeout=REDIS_TIMEOUT,
             retry=Retry(NoBackoff(), 0),
         )
+        self._take = self.redis.register_script(_TAKE)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self.deliver: Callable[[Frame], None] = lambda frame: None
@@ -121,6 +145,18 @@ class Cluster:
         self._listen_task: asyncio.Task[None] | None = None
         self._subscribed: asyncio.Event = asyncio.Event()
         self._closing = False
+        self.tokens: dict[str, str] = {}
+        """The value of each lease this process holds, as it last wrote it (what
+        :attr:`kabes.server.hub.relay` tells a socket's process when it seats the socket)."""
+        self.stale = False
+        """This process may have stopped serving sockets relayed to it without their
+        processes knowing (:meth:`kabes.server.hub.relay.Relay.reset`): its next renewal
+        gives every lease it holds a new token, so that those processes close them."""
+        self._numbers = itertools.count(1)
+        self._writing = asyncio.Lock()
+        """Held while a lease's value is written: Redis then applies the writes in the order
+        :attr:`tokens` records them, and a token this process records is the one Redis has
+        (but for a write whose answer was lost: then :attr:`stale` is set)."""
 
     # As kabes.server.processes asks of either side ---------------------------------------
 
@@ -226,11 +262,14 @@ class Cluster:
 
     async def owner(self, code: str) -> str | None:
         """Who holds table ``code``'s lease, if anyone."""
-        value = await self.redis.get(self.lease_key(code))
-        return None if value is None else _text(value)
+        return lease_process((await self.holders([code]))[0])
 
     async def owners(self, codes: list[str]) -> list[str | None]:
         """Who holds each lease of ``codes``, in order."""
+        return [lease_process(v) for v in await self.holders(codes)]
+
+    async def holders(self, codes: list[str]) -> list[str | None]:
+        """Each lease of ``codes`` as Redis holds it (``{process}/{token}``), in order."""
         out: list[str | None] = []
         for start in range(0, len(codes), CHUNK):
             part = codes[start:start + CHUNK]
@@ -238,30 +277,61 @@ class Cluster:
             out += [None if v is None else _text(v) for v in values]
         return out
 
+    def _token(self) -> str:
+        """A lease value this process never wrote before (its id makes it unique among
+        processes, the number among its own)."""
+        return f"{self.me}{TOKEN_SEPARATOR}{next(self._numbers)}"
+
     async def take(self, code: str) -> bool:
-        """Take table ``code``'s lease if nobody holds it; whether this process holds it."""
-        if await self.redis.set(self.lease_key(code), self.me, nx=True, px=self.lease_ms):
-            return True
-        return await self.owner(code) == self.me
+        """Take table ``code``'s lease unless another process holds it, with a new token
+        (even if this process held it: it is taken to seat the table afresh); whether this
+        process holds it now."""
+        async with self._writing:
+            token = self._token()
+            # Recorded before it is sent: if the answer is lost, Redis has either this token
+            # or the one before, and a token that differs from Redis's only closes sockets.
+            self.tokens[code] = token
+            taken = await self._take(keys=[self.lease_key(code)],
+                                     args=[self.me, token, self.lease_ms])
+            if not taken:
+                self.tokens.pop(code, None)
+            return bool(taken)
 
     async def renew(self, codes: list[str]) -> list[str]:
         """Say this process is alive and extend its leases on ``codes`` (taking back one
-        nobody holds), in one pipelined round trip (a script per :data:`CHUNK` leases); the
-        codes whose lease another process holds now."""
+        nobody holds, with a new token; every one with a new token if :attr:`stale`), in
+        one pipelined round trip (a script per :data:`CHUNK` leases); the codes whose lease
+        another process holds now."""
         parts = [codes[start:start + CHUNK] for start in range(0, len(codes), CHUNK)]
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(self.proc_key(self.me), self.advertise, px=self.lease_ms)
-            for part in parts:
-                await self._renew(keys=[self.lease_key(c) for c in part],
-                                  args=[self.me, self.lease_ms], client=pipe)
-            found = await pipe.execute()
+        async with self._writing:
+            fresh_all, self.stale = self.stale, False
+            token = self._token()
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.set(self.proc_key(self.me), self.advertise, px=self.lease_ms)
+                    for part in parts:
+                        await self._renew(
+                            keys=[self.lease_key(c) for c in part],
+                            args=[self.me, self.lease_ms, token, "1" if fresh_all else "0"],
+                            client=pipe)
+                    found = await pipe.execute()
+            except BaseException:
+                # Some leases may have their new token, unrecorded: give them all one more
+                # at the next renewal (until then the sockets of those tables are closed).
+                self.stale = True
+                raise
         lost: list[str] = []
-        for part, indices in zip(parts, found[1:], strict=True):
-            lost += [part[int(i) - 1] for i in indices]
+        for part, (gone, fresh) in zip(parts, found[1:], strict=True):
+            lost += [part[int(i) - 1] for i in gone]
+            for i in fresh:
+                self.tokens[part[int(i) - 1]] = token
+        for code in lost:
+            self.tokens.pop(code, None)
         return lost
 
     async def release(self, code: str) -> None:
         """Give up table ``code``'s lease, if this process still holds it."""
+        self.tokens.pop(code, None)
         await self._release(keys=[self.lease_key(code)], args=[self.me])
 
     # Messages --------------------------------------------------------------------------
@@ -321,9 +391,15 @@ class Cluster:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
 
+def lease_process(value: str | None) -> str | None:
+    """The process a lease's value (``{process}/{token}``) names; None for no lease."""
+    return None if value is None else value.split(TOKEN_SEPARATOR, 1)[0]
+
+
 def _text(value: bytes | str) -> str:
     """A Redis reply as text."""
     return value.decode() if isinstance(value, bytes) else value
 
 
-__all__ = ["LEASE_SECONDS", "PREFIX", "Cluster", "Frame", "RedisError", "process_id"]
+__all__ = ["LEASE_SECONDS", "PREFIX", "TOKEN_SEPARATOR", "Cluster", "Frame", "RedisError",
+           "lease_process", "process_id"]

@@ -159,8 +159,11 @@ class Leases:
             if owner is None and not await self._tables.exists(code):
                 return None  # no lease taken, nothing kept (see Hub.exists)
             # The owner read above may be stale: take() is the atomic step, and a lost
-            # race only loops to read the new owner.
-            if owner == self.cluster.me or await self.cluster.take(code):
+            # race only loops to read the new owner. A lease still this process's (a table
+            # it dropped, fenced or lost, and seats again) is taken too: with a new token,
+            # so that sockets other processes relayed to the table it dropped are closed
+            # there, never taken for sockets seated at this new one (kabes.server.hub.relay).
+            if await self.cluster.take(code):
                 break
         found = await self._tables.load(code)
         if found is None:
@@ -221,6 +224,7 @@ class Leases:
                 await asyncio.wait_for(
                     self._tables.store.disown([t.code for t in tables]), self.cluster.lease)
         for table in tables:
+            self.cluster.tokens.pop(table.code, None)
             table.lose()
         if self.relay is not None:
             self.relay.reset()

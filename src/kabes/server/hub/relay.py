@@ -12,23 +12,32 @@ Contract:
 - HTTP requests about a table (its summary, a seat taken, its record) go to the owner as a
   ``call`` and come back as a ``reply``.
 - An owner that no longer holds the table answers ``moved``; the origin then looks for the
-  owner again. When a table's lease passes to another process, the origin closes the sockets
-  it relayed to the old owner (1012): their clients reconnect, through any process, and get
-  their exact state. When a process dies, the owners detach the sockets it relayed (the seat
+  owner again. When a process dies, the owners detach the sockets it relayed (the seat
   is disconnected, as when any socket drops).
+- The owner tells the origin, before anything else about the socket, the token of the
+  table's lease it seated the socket under (kabes.server.hub.cluster: a new one each time
+  the owner takes the table, and each time it may have stopped serving relayed sockets
+  without their origins knowing). The origin keeps the socket only while the lease holds
+  that very token; once it holds another, or none, the origin closes the socket (1012):
+  its client reconnects, through any process, and gets its exact state. So a socket is
+  never left open at its origin after its owner stopped serving it, whatever the owner did
+  meanwhile (lost the table, was fenced and took it again, lost messages): at most until
+  the owner's next renewal or the lease's end, and the origin's next look.
 - Whenever messages may have been lost (Redis gone or restarted, a publish that failed),
   every relayed socket on both sides is closed or detached, and the owner asks the origins
-  of the sockets it detached to close them (1012) once Redis carries it: nothing is left
-  half-relayed.
+  of the sockets it detached to close them (1012) as far as Redis carries it; what Redis
+  does not carry, the token does (the owner's next renewal gives its leases new tokens):
+  nothing is left half-relayed.
 
 Frames (lists, their kind first; ``sid`` numbers a socket at its origin):
 
 - to the owner: ``["attach", sid, origin, code, player]`` (player null: a watcher),
   ``["act", sid, origin, text]``, ``["detach", sid, origin, forced]``,
   ``["call", req, origin, code, what, args]``;
-- to the origin: ``["data", sid, bytes]``, ``["close", sid, code]``, ``["moved", sid]``,
-  ``["reply", req, status, payload]`` (status ``ok``, ``error`` with [code, message], or
-  ``moved``).
+- to the origin: ``["attached", sid, token]`` (the lease's token the socket is seated under;
+  before any other frame about it), ``["data", sid, bytes]``, ``["close", sid, code]``,
+  ``["moved", sid]``, ``["reply", req, status, payload]`` (status ``ok``, ``error`` with
+  [code, message], or ``moved``).
 """
 
 from __future__ import annotations
@@ -52,7 +61,7 @@ from kabes.server.common.protocol import (
     encode,
     error_code,
 )
-from kabes.server.hub.cluster import Cluster, Frame
+from kabes.server.hub.cluster import Cluster, Frame, lease_process
 from kabes.server.table.actor import Table
 from kabes.server.table.inbox import ClientAction, Connection, Detach, Greet, Watch
 from kabes.server.table.table_requests import TableRequest, from_wire
@@ -89,6 +98,9 @@ class Relayed:
     conn: Connection
     first: asyncio.Future[str]
     """Set by the first answer to the attach: ``data``, ``close`` or ``moved``."""
+    token: str | None = None
+    """The lease's value (``{owner}/{token}``) the owner seated the socket under; None until
+    it said (or if it held no token: then the socket is closed at the next look)."""
 
 
 class RemoteSeat:
@@ -205,6 +217,11 @@ class Relay:
 
     def _to_origin(self, frame: Frame) -> None:
         kind = frame[0]
+        if kind == "attached":
+            found = self.relayed.get(frame[1])
+            if found is not None:
+                found.token = None if frame[2] is None else str(frame[2])
+            return
         if kind == "reply":
             reply = self.calls.get(frame[1])
             if reply is None or reply.done():
@@ -230,16 +247,30 @@ class Relay:
             relayed.first.set_result(kind)
 
     async def check_owners(self) -> None:
-        """Close (1012) every relayed socket whose table's lease is no longer its owner's
-        (the owner died, froze or was cut off, and its lease expired; or another process
-        holds it now): its client reconnects and reaches the new owner. A hello still
-        waiting for such an owner's answer looks for the owner again."""
+        """Close (1012) every relayed socket whose table's lease no longer holds the token
+        its owner seated it under (the owner died, froze or was cut off, and its lease
+        expired; another process holds it now; or the owner took it again after it dropped
+        the table, or may have stopped serving the socket without this process knowing):
+        its client reconnects and reaches the table wherever it is. A hello still waiting
+        for its owner's answer looks for the owner again if another process holds the
+        lease, or none.
+
+        Safe by construction: a token is never written twice (each names its process and a
+        number that process never gave before), and an owner gives a lease a new token
+        before it can seat anything again after it dropped sockets silently; so the token
+        read here equals this socket's only while the owner still serves the socket (a
+        read that comes late only delays the close to the next look). A token that differs
+        for any other reason (a renewal's answer lost) only closes sockets that reconnect."""
         if not self.relayed:
             return
         codes = sorted({r.code for r in self.relayed.values()})
-        owners = dict(zip(codes, await self.cluster.owners(codes), strict=True))
+        holders = dict(zip(codes, await self.cluster.holders(codes), strict=True))
         for relayed in list(self.relayed.values()):
-            if owners.get(relayed.code) == relayed.owner:
+            holder = holders.get(relayed.code)
+            if relayed.first.done():
+                if relayed.token is not None and holder == relayed.token:
+                    continue
+            elif lease_process(holder) == relayed.owner:
                 continue
             if relayed.first.done():
                 self._move(relayed)
@@ -274,6 +305,12 @@ class Relay:
             player = None if frame[4] is None else int(frame[4])
             seated = RemoteConnection(self, origin, sid, table, player)
             self.remote[key] = seated
+            # The token the table is held under now: held() gives only the table of this
+            # process's latest take (a table dropped before is lost, or gone), and any later
+            # take or reset gives the lease a token other than this one, which the origin
+            # sees (Relay.check_owners). Posted before the Greet: frames to one process
+            # leave in order, so the origin has it before the welcome.
+            self.cluster.post(origin, ["attached", sid, self.cluster.tokens.get(table.code)])
             # The owner's table checks the player's seat itself, as for a local socket.
             table.post(Watch(seated) if player is None else Greet(seated))
         elif kind == "act":
@@ -353,7 +390,12 @@ class Relay:
         reconnects), detach every socket relayed to here, fail every call waiting. The
         processes of the sockets relayed here are asked to close them (1012), as far as
         Redis carries it: else such a socket, whose lease stays with this process, would stay
-        open at its origin with nothing more sent to it."""
+        open at its origin with nothing more sent to it. What Redis does not carry (this
+        process cut off: its posts fail), the lease's token does: the next renewal gives
+        every lease held here a new one (Cluster.stale; a table dropped meanwhile is not
+        renewed, its lease ends or is taken with a new token), and the origins close the
+        sockets at their next look (Relay.check_owners)."""
+        self.cluster.stale = True
         for relayed in list(self.relayed.values()):
             self._move(relayed)
         for conn in list(self.remote.values()):
