@@ -263,12 +263,18 @@ class Relay:
         for any other reason (a renewal's answer lost) only closes sockets that reconnect."""
         if not self.relayed:
             return
-        codes = sorted({r.code for r in self.relayed.values()})
+        # Judged as each socket stood before the read: one seated or told its token while
+        # Redis was read is judged at the next look (else a read from before its owner's
+        # take would close it for nothing), one relayed meanwhile likewise.
+        before = [(r, r.first.done(), r.token) for r in self.relayed.values()]
+        codes = sorted({r.code for r, _, _ in before})
         holders = dict(zip(codes, await self.cluster.holders(codes), strict=True))
-        for relayed in list(self.relayed.values()):
-            holder = holders.get(relayed.code)
-            if relayed.first.done():
-                if relayed.token is not None and holder == relayed.token:
+        for relayed, answered, token in before:
+            if self.relayed.get(relayed.sid) is not relayed:
+                continue  # closed or moved meanwhile
+            holder = holders[relayed.code]
+            if answered:
+                if token is not None and holder == token:
                     continue
             elif lease_process(holder) == relayed.owner:
                 continue
