@@ -156,7 +156,8 @@ class Cluster:
         self._writing = asyncio.Lock()
         """Held while a lease's value is written: Redis then applies the writes in the order
         :attr:`tokens` records them, and a token this process records is the one Redis has
-        (but for a write whose answer was lost: then :attr:`stale` is set)."""
+        (but for a renewal whose answer was lost: then :attr:`stale` is set; or a take whose
+        answer was lost: that table is not seated here)."""
 
     # As kabes.server.processes asks of either side ---------------------------------------
 
@@ -320,14 +321,14 @@ class Cluster:
                 # at the next renewal (until then the sockets of those tables are closed).
                 self.stale = True
                 raise
-        lost: list[str] = []
-        for part, (gone, fresh) in zip(parts, found[1:], strict=True):
-            lost += [part[int(i) - 1] for i in gone]
-            for i in fresh:
-                self.tokens[part[int(i) - 1]] = token
-        for code in lost:
-            self.tokens.pop(code, None)
-        return lost
+            lost: list[str] = []
+            for part, (gone, fresh) in zip(parts, found[1:], strict=True):
+                lost += [part[int(i) - 1] for i in gone]
+                for i in fresh:
+                    self.tokens[part[int(i) - 1]] = token
+            for code in lost:
+                self.tokens.pop(code, None)
+            return lost
 
     async def release(self, code: str) -> None:
         """Give up table ``code``'s lease, if this process still holds it."""

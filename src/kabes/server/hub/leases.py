@@ -224,6 +224,8 @@ class Leases:
                 await asyncio.wait_for(
                     self._tables.store.disown([t.code for t in tables]), self.cluster.lease)
         for table in tables:
+            # Its lease is renewed no more (it ends, or a take gives it a new token): the
+            # sockets other processes relayed to it are closed there (Relay.check_owners).
             self.cluster.tokens.pop(table.code, None)
             table.lose()
         if self.relay is not None:

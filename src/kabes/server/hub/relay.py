@@ -256,11 +256,14 @@ class Relay:
         lease, or none.
 
         Safe by construction: a token is never written twice (each names its process and a
-        number that process never gave before), and an owner gives a lease a new token
-        before it can seat anything again after it dropped sockets silently; so the token
-        read here equals this socket's only while the owner still serves the socket (a
-        read that comes late only delays the close to the next look). A token that differs
-        for any other reason (a renewal's answer lost) only closes sockets that reconnect."""
+        number that process never gave before), and whenever an owner stops serving relayed
+        sockets without their origins hearing it, the lease stops holding their token: after
+        a reset its next renewal gives every lease it holds a new one (Cluster.stale), a
+        table it dropped is renewed no more (its lease ends) and seating it again takes a
+        new one (Cluster.take). So the token read here equals this socket's only while the
+        owner still serves the socket, or until that renewal or that end (a read that comes
+        late only delays the close to the next look). A token that differs for any other
+        reason (a renewal's answer lost) only closes sockets, which reconnect."""
         if not self.relayed:
             return
         # Judged as each socket stood before the read: one seated or told its token while
