@@ -774,6 +774,12 @@ async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: s
             victim = next(n for n, i in zip(nodes, ids, strict=True) if i == owner)
             proxy = proxies[nodes.index(victim)]
             lease = loop.create_task(lease_moves(redis, code, owner))
+            # The balancer starts each strike with no process passed over: a process that
+            # failed a client while the table was being opened (a first event comes 0.3 to
+            # 1.5 s after it) would otherwise still be passed over, and with the owner struck
+            # and a relaying process left for silence, a client would be sent back to the
+            # struck owner at random (seen: a freeze of 3.13 s, twice through the frozen one).
+            DOWN.clear()
             struck, struck_at = time.monotonic(), time.time()
             note(f"** {mode} {victim.name}, the table's owner")
             if mode == "kill":
