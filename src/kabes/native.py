@@ -32,8 +32,17 @@ COMPILED = (
     "kabes.ai.endgame",
     "kabes.ai.worlds",
     "kabes.ai.reading",
+    "kabes.line",
+    "kabes.line_hand",
+    "kabes.views",
+    "kabes.table.state",
+    "kabes.table.presence",
+    "kabes.table.wire",
+    "kabes.table.outbox",
 )
-"""The modules compiled, as one mypyc group: where the expert's time goes (docs/levels.md)."""
+"""The modules compiled, as one mypyc group: where the expert's time goes (docs/levels.md),
+and where the server's goes at each change of a table that is not sending (docs/server.md,
+"The floor": the table's ``apply``, the seats' views and their messages)."""
 
 GROUP = "kabes_native"
 """The mypyc group's name: its shared library is the top-level module ``kabes_native__mypyc``."""
