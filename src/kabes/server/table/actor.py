@@ -28,6 +28,7 @@ from kabes.errors import KabesError
 from kabes.match import Match
 from kabes.server.common.config import Settings
 from kabes.server.common.logs import log_entry
+from kabes.server.common.mailbox import Mailbox
 from kabes.server.common.metrics import Metrics
 from kabes.server.common.protocol import (
     MSGSPEC,
@@ -50,7 +51,6 @@ from kabes.server.table.inbox import (
     Connection,
     Detach,
     Greet,
-    Inbox,
     InboxItem,
     Join,
     Reviewed,
@@ -151,7 +151,7 @@ class Table:
         """Each seat's actions in the last second, all its sockets together, by arrival."""
         self.answers = Answers()
         """Answers not in the log (refusals, hints, reviews), for retried ids."""
-        self.inbox: Inbox[InboxItem] = Inbox()
+        self.inbox: Mailbox[InboxItem] = Mailbox()
         self.computer = ComputerSeats(code, workers, settings, clock, lambda: self.state,
                                       self.inbox.put_nowait, metrics)
         self.rng: random.Random = random.SystemRandom()

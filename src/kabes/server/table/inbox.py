@@ -8,14 +8,11 @@ over HTTP, a clock running out, a computer's move or advice coming back from the
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Protocol
 
 from kabes.server.common.protocol import Action, Refused, ReviewMove, encode
-
-T = TypeVar("T")
 
 
 class Connection(Protocol):
@@ -146,41 +143,3 @@ def turn_away(item: InboxItem, refused: Refused, close: int | None = None) -> No
     if isinstance(item, Greet) and item.seated is not None and not item.seated.done():
         item.seated.set_result(False)
 
-
-class Inbox(Generic[T]):
-    """A table's inbox: ``asyncio.Queue``'s ``put_nowait`` and ``get`` for its one reader,
-    the actor, without what a queue keeps for many readers and for ``join`` (a future per
-    wait, a count of unfinished items, an event cleared at every put): an item comes and
-    goes at every change of every table."""
-
-    def __init__(self) -> None:
-        self._items: deque[T] = deque()
-        self._waiter: asyncio.Future[None] | None = None
-
-    def put_nowait(self, item: T) -> None:
-        """Add ``item``, and wake the reader if it waits."""
-        self._items.append(item)
-        waiter = self._waiter
-        if waiter is not None:
-            self._waiter = None
-            if not waiter.done():
-                waiter.set_result(None)
-
-    async def get(self) -> T:
-        """The oldest item, once there is one."""
-        while not self._items:
-            waiter = self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await waiter
-            finally:
-                if self._waiter is waiter:
-                    self._waiter = None
-        return self._items.popleft()
-
-    def qsize(self) -> int:
-        """How many items wait."""
-        return len(self._items)
-
-    def empty(self) -> bool:
-        """Whether no item waits."""
-        return not self._items
