@@ -70,16 +70,44 @@ for n in range(300):
         solved = endgame.solve(small, tile.low, tile.high, 1, [], 0, 0b0101,
                                lambda e: float(pips(e[3][1] | e[3][3]) - pips(e[3][0] | e[3][2])))
         out["solved"].append(None if solved is None else [solved[0].name, *solved[1:]])
+# A table's changes and every seat's messages (the server's part compiled: state, views, wire).
+import hashlib
+from kabes.server.common.protocol import MSGSPEC
+from kabes.table import actions, outbox
+from kabes.table.entries import Entry
+from kabes.table.state import Status, TableState, Timing
+rng = Random(11)
+state = TableState("COMPILE", Timing(45.0, 5.0, 30.0))
+sent = hashlib.sha256()
+def commit(kind, data, seat=None, action=None):
+    change = state.apply(Entry(state.seq + 1, kind, data, 1.7e9 + state.seq, seat, action))
+    for number, data_out in outbox.updates(state, change.news, change.events, [0, 1, 2, 3],
+                                           lambda s: s != 2, 1.7e9 + state.seq, MSGSPEC,
+                                           watchers=1, watching=True):
+        sent.update(repr(number).encode() + data_out)
+commit("created", {"variant": "partnership", "players": 4, "options": {"target": 150},
+                   "computers": {}, "player": 1, "name": "A", "watch": True})
+for number in range(1, 4):
+    commit(*actions.join(state, 100 + number, f"S{number}"))
+commit(*actions.start(state, 0, rng), 0, "start")
+while state.status != Status.OVER:
+    if state.status == Status.BETWEEN_HANDS:
+        commit(*actions.next_hand(state, 0, rng), 0, f"n{state.seq}")
+        continue
+    legal = outbox.seat_view(state, state.turn, (None, None)).legal
+    commit(*actions.play(state, state.turn, rng.choice(legal)), state.turn, f"m{state.seq}")
+out["table"] = [state.seq, sent.hexdigest()]
 out["running"] = native.running()
 json.dump(out, sys.stdout)
 """
 
-WHICH = "import json, kabes.ai.expert, kabes.native as n; print(json.dumps(n.running()))"
+WHICH = ("import json, kabes.ai.expert, kabes.table.outbox, kabes.native as n;"
+         " print(json.dumps(n.running()))")
 
 
 def run(code: str, **env: str) -> str:
     """Run ``code`` in a fresh interpreter on these sources, with ``env`` added."""
-    environ = {k: v for k, v in os.environ.items() if k not in (native.PURE_ENV, native.DIR_ENV)}
+    environ = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
     environ["PYTHONPATH"] = str(SRC)
     done = subprocess.run(
         [sys.executable, "-c", code],

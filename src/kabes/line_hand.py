@@ -78,13 +78,19 @@ class LineHand(Hand):
         if self.line is None:
             tiles = [self.forced_lead] if self.forced_lead is not None else hand
             return [Play(t, None, t.low) for t in tiles]
-        line = self.line
-        return [
-            Play(t, end, _written_first(line, t, end))
-            for t in hand
-            for end in ENDS
-            if line.fits(t, end)
-        ]
+        # Line.fits and _written_first, inlined: a server works out the legal moves at every
+        # change of every table (each seat's view), and the expert at every node it reads.
+        left, right = self.line.left, self.line.right
+        out: list[Play] = []
+        for t in hand:
+            low, high = t.low, t.high
+            if low == left:
+                out.append(Play(t, LEFT, high))
+            elif high == left:
+                out.append(Play(t, LEFT, low))
+            if low == right or high == right:
+                out.append(Play(t, RIGHT, right))
+        return out
 
     def apply(self, move: Move) -> list[Event]:
         """Play ``move`` for the seat to move, then draw and pass for the others as needed."""

@@ -32,8 +32,15 @@ COMPILED = (
     "kabes.ai.endgame",
     "kabes.ai.worlds",
     "kabes.ai.reading",
+    "kabes.table.wire",
+    "kabes.table.outbox",
 )
-"""The modules compiled, as one mypyc group: where the expert's time goes (docs/levels.md)."""
+"""The modules compiled, as one mypyc group: where the expert's time goes (docs/levels.md),
+and where the server's goes in building every seat's update at each change of a table
+(docs/server.md, "The floor"). Only modules whose classes never cross a process or a copy:
+a class compiled by mypyc cannot be pickled (a view to the computer workers) or deep-copied
+(a hand, in a lesson), so ``kabes.views``, ``kabes.line_hand`` and ``kabes.table.state``,
+which would gain as much again, stay pure."""
 
 GROUP = "kabes_native"
 """The mypyc group's name: its shared library is the top-level module ``kabes_native__mypyc``."""

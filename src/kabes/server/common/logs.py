@@ -7,16 +7,23 @@ of a hidden hand or a token.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import sys
 import time
 from typing import Any, TextIO
 
+import msgspec
+
 from kabes.table.entries import Entry
 
-_json = json.JSONEncoder(ensure_ascii=False).encode
-"""``json.dumps(..., ensure_ascii=False)`` without building an encoder for every line."""
+_ENCODER = msgspec.json.Encoder()
+
+
+def _json(out: dict[str, Any]) -> str:
+    """``out`` as compact JSON text, non-ASCII kept as it is (msgspec: a table writes a
+    line at every change, and the standard library's encoder was a good part of its cost).
+    Raises TypeError for a value of no JSON type, as ``json.dumps`` did."""
+    return _ENCODER.encode(out).decode()
 
 
 def log_entry(log: logging.Logger, code: str, entry: Entry) -> None:

@@ -49,6 +49,7 @@ from kabes.server.common.protocol import (
 )
 from kabes.server.common.proxies import ProxyHeaders
 from kabes.server.http.callers import Callers
+from kabes.server.http.direct_send import KeepSend
 from kabes.server.http.guard import Guard, trusted
 from kabes.server.http.http_input import ranking_page, read_body
 from kabes.server.http.lessons_api import lesson_routes
@@ -163,7 +164,8 @@ def create_app(
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(Guard, origins=edge.origins, sockets_per_address=(
         edge.sockets_per_address if edge.rate_limits else None), api_docs=edge.api_docs)
-    app.add_middleware(ProxyHeaders, proxies=edge.proxies)  # outermost: who the client is
+    app.add_middleware(ProxyHeaders, proxies=edge.proxies)  # who the client is
+    app.add_middleware(KeepSend)  # outermost: the server's own send, for direct_send
     _errors(app)
     _api(app, services)
     lesson_routes(app, services.store)

@@ -30,6 +30,7 @@ from kabes.server.common.protocol import (
     decode_client,
     encode,
 )
+from kabes.server.http.direct_send import DirectWriter
 from kabes.server.hub.leases import FENCED, CutOff
 from kabes.server.hub.relay import RemoteSeat
 from kabes.server.services import STORE_DOWN, Services, patience
@@ -59,6 +60,8 @@ class Socket:
         self.closing = False
         self.sending = False
         """The writer holds a message it has not finished writing."""
+        self.direct = DirectWriter.of(ws.scope)
+        """Frames written straight to uvicorn's transport where it can (direct_send)."""
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def send(self, data: bytes) -> None:
@@ -66,8 +69,14 @@ class Socket:
         on return)."""
         if self.closing:
             return
-        if not self.sending and self.queue.empty() and self._send_now(data):
-            return
+        if not self.sending and self.queue.empty():
+            direct = self.direct
+            if direct is not None:
+                if direct.send(data):
+                    return
+                direct.flush()  # what it holds goes before this, the ASGI way
+            if self._send_now(data):
+                return
         try:
             self.queue.put_nowait(data)
         except asyncio.QueueFull:
@@ -94,6 +103,8 @@ class Socket:
         if self.closing:
             return
         self.closing = True
+        if self.direct is not None:
+            self.direct.flush()
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(code)
         if self.queue.full():
@@ -108,6 +119,8 @@ class Socket:
         try:
             while True:
                 item = await self.queue.get()
+                if self.direct is not None:
+                    self.direct.flush()
                 if isinstance(item, int):
                     await self.ws.close(item)
                     return

@@ -31,6 +31,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from kabes.server.common.mailbox import Mailbox
 from kabes.server.common.metrics import Metrics
 from kabes.server.store.commits import Pending, write
 from kabes.server.store.players import player_page
@@ -143,7 +144,7 @@ class Store:
             sa.event.listen(self._sync, "connect", _sqlite_own_transactions)
             sa.event.listen(self._sync, "begin", _sqlite_begin_immediate)
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="kabes-store")
-        self._queue: asyncio.Queue[Pending] = asyncio.Queue()
+        self._queue: Mailbox[Pending] = Mailbox()
         self._writer: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
         self.puzzles = PuzzleStore(self.engine)

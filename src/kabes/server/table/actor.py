@@ -28,6 +28,7 @@ from kabes.errors import KabesError
 from kabes.match import Match
 from kabes.server.common.config import Settings
 from kabes.server.common.logs import log_entry
+from kabes.server.common.mailbox import Mailbox
 from kabes.server.common.metrics import Metrics
 from kabes.server.common.protocol import (
     MSGSPEC,
@@ -74,6 +75,9 @@ log = logging.getLogger("kabes.table")
 
 STORE_RETRY_SECONDS = 1.0
 """After the store failed, how long a table waits before its clocks try to write again."""
+SEATS_KEPT = frozenset({"move", "dealt"})
+"""Entries that never change who holds a seat (TableState._move, _dealt): after them no
+socket can have lost its seat, and the sockets are not looked over (SeatSockets.evict)."""
 
 __all__ = ["Holder", "Settings", "Status", "Table", "restore"]
 
@@ -147,7 +151,7 @@ class Table:
         """Each seat's actions in the last second, all its sockets together, by arrival."""
         self.answers = Answers()
         """Answers not in the log (refusals, hints, reviews), for retried ids."""
-        self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue()
+        self.inbox: Mailbox[InboxItem] = Mailbox()
         self.computer = ComputerSeats(code, workers, settings, clock, lambda: self.state,
                                       self.inbox.put_nowait, metrics)
         self.rng: random.Random = random.SystemRandom()
@@ -351,7 +355,8 @@ class Table:
             raise Refused(ErrorCode.UNAVAILABLE,
                           "the table could not store that; try again") from None
         log_entry(log, self.code, entry)
-        self.sockets.evict(state)  # before the change is told: see SeatSockets.evict
+        if kind not in SEATS_KEPT:  # before the change is told: see SeatSockets.evict
+            self.sockets.evict(state)
         if state.status == Status.OVER != before and state.tournament:
             self.holder.match_over(self)
         seats = self.sockets.seats()

@@ -142,3 +142,4 @@ def turn_away(item: InboxItem, refused: Refused, close: int | None = None) -> No
         item.conn.close(close)
     if isinstance(item, Greet) and item.seated is not None and not item.seated.done():
         item.seated.set_result(False)
+
