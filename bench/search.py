@@ -10,13 +10,17 @@ hands per CPU-second (bench/playout.py) of the same run, the yardstick no change
 moves. It says which code ran: the compiled modules (``kabes.native``) or pure Python
 (``KABES_PURE_PYTHON=1``).
 
+``--clock thread`` counts the budget in CPU time of the searching thread
+(``KABES_EXPERT_CLOCK``) rather than the server's wall clock; the clock is printed.
+
 Run: .venv/bin/python bench/search.py [--budget 0.05 | --worlds 200] [--positions 60]
-     [--variant partnership]
+     [--variant partnership] [--clock wall|thread]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -27,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kabes import native
 from kabes.ai import Expert, make_player
+from kabes.ai.expert import CLOCK_ENV
 from kabes.match import Match
 from kabes.views import View, view
 from playout import dominoes_hands
@@ -66,7 +71,14 @@ def main() -> None:
         help="search this many worlds a move whatever the time (CPU per world, not worlds "
         "per budget: on a crowded machine a wall-clock budget buys little CPU)",
     )
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "thread"),
+        default="wall",
+        help="the budget in wall-clock time (the server's) or the thread's CPU time",
+    )
     args = parser.parse_args()
+    os.environ[CLOCK_ENV] = args.clock
     seen = positions(args.variant, args.players, args.positions)
     seconds = args.budget if args.worlds is None else 3600.0
     expert = Expert(Random(1), budget=seconds, max_worlds=args.worlds)
@@ -81,7 +93,8 @@ def main() -> None:
     rate = dominoes_hands(args.yardstick_seconds)
     code = ", ".join(m.rpartition(".")[2] for m in native.running()) or "none (pure Python)"
     print(f"compiled modules: {code}")
-    at = f"{args.budget * 1000:.0f} ms" if args.worlds is None else "a fixed count"
+    clock = "thread CPU" if args.clock == "thread" else "wall clock"
+    at = f"{args.budget * 1000:.0f} ms ({clock})" if args.worlds is None else "a fixed count"
     print(
         f"{args.variant}: {statistics.mean(every):.1f} worlds per move at {at} over"
         f" {len(every)} positions (early {statistics.mean(early or [0]):.1f},"

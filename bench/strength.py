@@ -10,14 +10,20 @@ at 50 ms a move (the expert wins 65% of hands against skilled in partnership, 75
 casual in partnership, plaza and haitian-partners).
 
 Run: .venv/bin/python bench/strength.py [--matches M] [--expert-matches E] [--budget S]
-     [--jobs J] [--pairs strong:weak,...] [VARIANT[:PLAYERS] ...]
+     [--jobs J] [--pairs strong:weak,...] [--clock wall|thread] [VARIANT[:PLAYERS] ...]
+
+``--clock thread`` counts the expert's budget in CPU time of its thread (``KABES_EXPERT_CLOCK``)
+so that a figure does not depend on the other load of a shared machine; the default is the
+server's wall clock. The clock used is printed with each table.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
+from kabes.ai.expert import CLOCK_ENV
 from kabes.ai.tournament import Setup, party_count, run
 from kabes.rules import VARIANTS
 
@@ -67,14 +73,23 @@ def main() -> None:
     parser.add_argument(
         "--pairs", default=None, help="pairings as strong:weak, comma separated (default: all)"
     )
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "thread"),
+        default="wall",
+        help="the expert's budget in wall-clock time (the server's) or its thread's CPU time",
+    )
     args = parser.parse_args()
+    os.environ[CLOCK_ENV] = args.clock
     pairs = PAIRS
     if args.pairs:
         pairs = [(a, b) for a, _, b in (p.partition(":") for p in args.pairs.split(","))]
     for variant, players in seatings(args.variants):
         expert = args.matches if args.expert_matches is None else args.expert_matches
         print(f"\n{variant} ({players} players), {args.matches} matches per pairing "
-              f"({expert} with the expert), expert budget {args.budget}s")
+              f"({expert} with the expert), expert budget {args.budget}s "
+              f"({'CPU time of its thread' if args.clock == 'thread' else 'wall clock'}), "
+              f"seed {args.seed}")
         print(f"{'pairing':<22}{'hands won':>10}{'95% CI':>16}{'matches won':>13}"
               f"{'95% CI':>16}{'target':>18}{'time':>8}")
         for strong, weak in pairs:

@@ -528,3 +528,18 @@ def test_the_walk_visits_each_world_as_often_as_the_plays_make_it_likely(seed: i
         visits[tuple(world)] += 1  # a world outside the list would raise KeyError
     distance = sum(abs(visits[w] / steps - exact[w] / total) for w in exact) / 2
     assert distance < 0.1, f"{len(exact)} worlds, total variation {distance:.3f}"
+
+
+def test_the_expert_counts_its_budget_on_the_thread_cpu_clock_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server's expert spends wall-clock seconds; benchmarks on a shared machine may ask
+    for the searching thread's CPU time instead, so that the load does not take the budget."""
+    import time
+
+    monkeypatch.delenv(expert.CLOCK_ENV, raising=False)
+    assert expert.clock() is time.perf_counter
+    monkeypatch.setenv(expert.CLOCK_ENV, "thread")
+    assert expert.clock() is time.thread_time
+    monkeypatch.setenv(expert.CLOCK_ENV, "wall")
+    assert expert.clock() is time.perf_counter
