@@ -196,8 +196,10 @@ def main() -> None:
             hands += 2
             ours += mine
             others += theirs
-            if (deal + 1) % 10 == 0:
-                print(f"  {deal + 1} deals: {wins}/{hands}", flush=True)
+            if (deal + 1) % 5 == 0:
+                print(f"  {deal + 1} deals: {wins}/{hands}, CPU per move: expert "
+                      f"{1000 * sum(ours) / max(1, len(ours)):.1f} ms, dominoes "
+                      f"{1000 * sum(others) / max(1, len(others)):.1f} ms", flush=True)
     low, high = wilson(wins, hands)
     clock = "CPU time of its thread" if args.clock == "thread" else "wall clock"
     print(f"expert (budget {args.budget}s, {clock}) against dominoes 6.1.0 probabilistic_alphabeta "
