@@ -14,6 +14,8 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from fastapi import FastAPI, WebSocket
 from fastapi.responses import JSONResponse
@@ -30,6 +32,7 @@ from kabes.server.common.protocol import (
     decode_client,
     encode,
 )
+from kabes.server.http.direct_receive import DirectReader
 from kabes.server.http.direct_send import DirectWriter
 from kabes.server.hub.leases import FENCED, CutOff
 from kabes.server.hub.relay import RemoteSeat
@@ -161,69 +164,142 @@ def socket_routes(app: FastAPI, services: Services) -> None:
         await ws.accept()
         services.connections += 1
         sock = Socket(ws)
-        table: LocalSeat | RemoteSeat | None = None
-        rate = SocketRate()
         try:
-            while True:
-                if table is None:
-                    try:
-                        frame = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
-                    except TimeoutError:
-                        sock.close(1008)
-                        break
-                else:
-                    frame = await ws.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                data = frame.get("text")
-                if data is None:
-                    data = frame.get("bytes") or b""
-                size = len(data.encode()) if isinstance(data, str) else len(data)
-                if size > MAX_MESSAGE_BYTES:
-                    sock.close(1009)
-                    break
-                received = time.perf_counter()  # counted as it arrives, not as it is handled
-                try:
-                    message: Hello | Action | BadInput = decode_client(data)
-                except BadInput as err:
-                    message = err
-                if not rate.passes(received):  # told why, then closed (seat_limits.SocketRate)
-                    slow = Refused(ErrorCode.SLOW_DOWN, f"a socket may send at most "
-                                   f"{MAX_MESSAGES_PER_SECOND} messages a second")
-                    sock.send(encode(slow.to_error(_id_of(message))))
-                    sock.close(1008)
-                    break
-                if isinstance(message, BadInput):
-                    sock.send(encode(message.to_error(message.action_id)))
-                    continue
-                if isinstance(message, Hello):
-                    if table is not None or (message.token is None and not message.watch):
-                        again = Refused(ErrorCode.BAD_MESSAGE, "already said hello"
-                                        if table is not None else "a hello needs a token")
-                        sock.send(encode(again.to_error(None)))
-                        continue
-                    table = await _hello(sock, message, code, services)
-                    if table is None:
-                        break
-                    continue
-                if table is None:
-                    first = Refused(ErrorCode.BAD_MESSAGE, "say hello first")
-                    sock.send(encode(first.to_error(message.id)))
-                    continue
-                text = data if isinstance(data, str) else data.decode("utf-8", "replace")
-                table.act(message, text, received)
-        except WebSocketDisconnect:
-            pass
+            await read_socket(ws, sock, lambda hello: _hello(sock, hello, code, services))
         finally:
             services.connections -= 1
-            if table is not None:
-                table.leave()
-            if not sock.closing:
-                sock.closing = True
-                sock.writer.cancel()
-            elif ws.application_state != WebSocketState.DISCONNECTED:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(sock.writer, 2.0)
+
+
+async def read_socket(
+    ws: WebSocket, sock: Socket, seat: Callable[[Hello], Awaitable[Seat | None]]
+) -> None:
+    """Read an accepted socket's messages until it closes: the ASGI way until it is seated
+    (``seat`` answers its hello with a seat, or None having refused it), then, where it can,
+    in uvicorn's callback (direct_receive)."""
+    reading = Reading(sock)
+    reader = None if sock.direct is None else DirectReader(sock.direct.protocol)
+    try:
+        while True:
+            if reading.table is None:
+                try:
+                    frame = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
+                except TimeoutError:
+                    sock.close(1008)
+                    break
+            else:
+                if reader is not None and reader.ready():
+                    # Seated: the messages are taken in uvicorn's callback from now on
+                    # (direct_receive); only the disconnection comes this way.
+                    reading.reader = reader
+                    reader.install(reading.direct)
+                    reader = None
+                frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            data = frame.get("text")
+            if data is None:
+                data = frame.get("bytes") or b""
+            taken = reading.take(data)
+            if not isinstance(taken, Hello):
+                if taken is None:
+                    continue
+                break
+            table = await seat(taken)
+            if table is None:
+                break
+            reading.table = table
+    except WebSocketDisconnect:
+        pass
+    finally:
+        reading.leave()
+        if not sock.closing:
+            sock.closing = True
+            sock.writer.cancel()
+        elif ws.application_state != WebSocketState.DISCONNECTED:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sock.writer, 2.0)
+
+
+class Seat(Protocol):
+    """Where a seated socket's actions go: :class:`LocalSeat` or a relay's RemoteSeat."""
+
+    def act(self, action: Action, text: str, received: float) -> None: ...
+
+    def leave(self) -> None: ...
+
+
+class Reading:
+    """What a socket's messages go through, the ASGI way (:meth:`take`) or in uvicorn's
+    callback (:meth:`direct`): the size and rate limits, decoding, the answers to bad input,
+    and the table the socket is seated at."""
+
+    __slots__ = ("_left", "rate", "reader", "sock", "table")
+
+    def __init__(self, sock: Socket) -> None:
+        self.sock = sock
+        self.table: Seat | None = None
+        self.rate = SocketRate()
+        self.reader: DirectReader | None = None
+        """Set once the messages are taken in uvicorn's callback."""
+        self._left = False
+
+    def take(self, data: str | bytes) -> Hello | bool | None:
+        """Handle one message: None when done with it, False when the socket is to close (it
+        is being closed), a hello for a socket not seated yet (to be seated by the caller)."""
+        sock = self.sock
+        size = len(data.encode()) if isinstance(data, str) else len(data)
+        if size > MAX_MESSAGE_BYTES:
+            sock.close(1009)
+            return False
+        received = time.perf_counter()  # counted as it arrives, not as it is handled
+        try:
+            message: Hello | Action | BadInput = decode_client(data)
+        except BadInput as err:
+            message = err
+        if not self.rate.passes(received):  # told why, then closed (seat_limits.SocketRate)
+            slow = Refused(ErrorCode.SLOW_DOWN, f"a socket may send at most "
+                           f"{MAX_MESSAGES_PER_SECOND} messages a second")
+            sock.send(encode(slow.to_error(_id_of(message))))
+            sock.close(1008)
+            return False
+        if isinstance(message, BadInput):
+            sock.send(encode(message.to_error(message.action_id)))
+            return None
+        table = self.table
+        if isinstance(message, Hello):
+            if table is not None or (message.token is None and not message.watch):
+                again = Refused(ErrorCode.BAD_MESSAGE, "already said hello"
+                                if table is not None else "a hello needs a token")
+                sock.send(encode(again.to_error(None)))
+                return None
+            return message
+        if table is None:
+            first = Refused(ErrorCode.BAD_MESSAGE, "say hello first")
+            sock.send(encode(first.to_error(message.id)))
+            return None
+        text = data if isinstance(data, str) else data.decode("utf-8", "replace")
+        table.act(message, text, received)
+        return None
+
+    def direct(self, data: str | bytes) -> None:
+        """:meth:`take`, in uvicorn's callback (a seated socket: no hello to wait for)."""
+        if self.sock.closing:
+            return  # being closed: what comes after is not read, as the ASGI way
+        try:
+            taken = self.take(data)
+        except Exception:
+            log.exception("a socket's message could not be handled")
+            self.sock.close(1011)
+            taken = False
+        if taken is False and self.reader is not None:
+            self.leave()  # at once, as the ASGI way leaves when it stops reading
+            self.reader.stop(1000)
+
+    def leave(self) -> None:
+        """Tell the table the socket is gone (once)."""
+        if self.table is not None and not self._left:
+            self._left = True
+            self.table.leave()
 
 
 async def _hello(
