@@ -193,7 +193,7 @@ async def test_too_fast_is_told_then_closed_and_the_seat_left(keep_send: bool) -
         await _until(lambda: served.hooked)
         assert served.hooked == [keep_send]
         seat = served.seats[0]
-        assert len(seat.acted) == len(replies) == 99  # 100 a second, the hello counted
+        assert len(seat.acted) == len(replies) <= 100  # 99 when all in one second
         assert seat.left == 1
 
 
