@@ -235,3 +235,51 @@ async def test_a_refused_hello_closes_before_any_seat() -> None:
             assert await _closed_with(client) == 4401
         await _until(lambda: served.hooked)
         assert served.hooked == [False] and served.seats == []
+
+
+async def test_frames_together_cut_or_fragmented_arrive_whole_and_in_order() -> None:
+    async with _server() as served:
+        async with connect(f"ws://127.0.0.1:{served.port}/ws") as client:
+            await client.send('{"type":"hello","token":"good"}')
+            await client.send(_play(0))
+            await _replies(client, 1)
+
+            def raw(frame: Frame) -> bytes:
+                return frame.serialize(mask=True)
+
+            long = '{"type":"play","id":"a3","move":"%s"}' % ("6" * 30)
+            together = b"".join([
+                raw(Frame(Opcode.TEXT, _play(1).encode())),
+                raw(Frame(Opcode.PING, b"p")),
+                raw(Frame(Opcode.BINARY, _play(2).encode())),
+                raw(Frame(Opcode.TEXT, long.encode() + b" " * 200)),  # 16-bit length
+                raw(Frame(Opcode.TEXT, b'{"type":"play",', fin=False)),
+                raw(Frame(Opcode.CONT, b'"id":"a4","move":"6-6"}')),
+                raw(Frame(Opcode.TEXT, _play(5).encode())),
+            ])
+            cut = raw(Frame(Opcode.TEXT, _play(6).encode()))
+            assert client.transport is not None
+            client.transport.write(together + cut[:3])
+            await asyncio.sleep(0.05)
+            client.transport.write(cut[3:] + raw(Frame(Opcode.TEXT, _play(7).encode()))[:1])
+            await asyncio.sleep(0.05)
+            client.transport.write(raw(Frame(Opcode.TEXT, _play(7).encode()))[1:])
+            replies = await _replies(client, 7)  # the pong is not a message
+            assert [r["id"] for r in replies] == [f"a{n}" for n in range(1, 8)]
+        await _until(lambda: served.hooked)
+        assert served.hooked == [True]
+        assert served.seats[0].acted[3] == long + " " * 200
+        assert served.seats[0].acted[4] == _play(4)
+
+
+async def test_an_unmasked_frame_is_refused_as_websockets_refuses_it() -> None:
+    async with _server() as served:
+        async with connect(f"ws://127.0.0.1:{served.port}/ws") as client:
+            await client.send('{"type":"hello","token":"good"}')
+            await client.send(_play(0))
+            await _replies(client, 1)
+            assert client.transport is not None
+            client.transport.write(Frame(Opcode.TEXT, _play(1).encode()).serialize(mask=False))
+            assert await _closed_with(client) == 1002
+        await _until(lambda: served.hooked)
+        assert served.seats[0].acted == [_play(0)] and served.seats[0].left == 1
