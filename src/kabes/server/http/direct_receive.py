@@ -49,11 +49,11 @@ class DirectReader:
         self.protocol = protocol
 
     def ready(self) -> bool:
-        """Whether it can be installed now: uvicorn holds no message for the ASGI way and
-        the socket is open both ways."""
+        """Whether it can be installed now: uvicorn holds no message for the ASGI way, reads
+        (it pauses reading while it holds one) and the socket is open both ways."""
         p = self.protocol
-        return (p.queue.empty() and not p.frames and not p.close_sent and not p.disconnected
-                and not p.transport.is_closing())
+        return (p.queue.empty() and not p.frames and not p.read_paused and not p.close_sent
+                and not p.disconnected and not p.transport.is_closing())
 
     def install(self, handler: Callable[[str | bytes], None]) -> None:
         """From now on each whole message goes to ``handler`` (text as ``str``, binary as
