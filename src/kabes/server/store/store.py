@@ -20,8 +20,9 @@ import hashlib
 import json
 import logging
 import os
+import queue
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -132,7 +133,13 @@ class Store:
             sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self._sync: sa.Engine | None = None
         """For a SQLite file: the writer's own engine, used in the store's own thread."""
-        self._thread: ThreadPoolExecutor | None = None
+        self._inbox: queue.SimpleQueue[list[Pending] | None] | None = None
+        """For a SQLite file: the lists of entries handed to the writer's thread."""
+        self._gathered: list[Pending] = []
+        """The entries appended in this turn of the event loop, handed over at its end."""
+        self._thread: threading.Thread | None = None
+        self._held: sa.Connection | None = None
+        """The writer thread's connection, kept from one commit to the next."""
         self._path = _sqlite_file(url)
         self._inode: int | None = None
         if self._path is not None:
@@ -143,7 +150,7 @@ class Store:
             sa.event.listen(self._sync, "connect", _sqlite_pragmas)
             sa.event.listen(self._sync, "connect", _sqlite_own_transactions)
             sa.event.listen(self._sync, "begin", _sqlite_begin_immediate)
-            self._thread = ThreadPoolExecutor(1, thread_name_prefix="kabes-store")
+            self._inbox = queue.SimpleQueue()
         self._queue: Mailbox[Pending] = Mailbox()
         self._writer: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
@@ -165,7 +172,13 @@ class Store:
         """Bring the schema up to date (Alembic) and start the writer."""
         async with self.engine.begin() as conn:
             await conn.run_sync(_upgrade)
-        self._writer = asyncio.get_running_loop().create_task(self._write_loop(), name="store")
+        loop = asyncio.get_running_loop()
+        if self._inbox is not None:
+            self._thread = threading.Thread(target=self._thread_loop, args=(loop,),
+                                            name="kabes-store", daemon=True)
+            self._thread.start()
+        else:
+            self._writer = loop.create_task(self._write_loop(), name="store")
 
     def start_heartbeat(self) -> None:
         """Note every quarter second that this server is alive (clocks resume from it)."""
@@ -178,8 +191,13 @@ class Store:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        if self._thread is not None:
-            self._thread.shutdown(wait=True)
+        if self._thread is not None and self._inbox is not None:
+            # What this turn gathered first, then the end: the thread commits all it was
+            # handed before it stops.
+            self._hand_over()
+            self._inbox.put(None)
+            await asyncio.to_thread(self._thread.join)
+            self._thread = None
         if self._sync is not None:
             self._sync.dispose()
         await self.engine.dispose()
@@ -189,13 +207,31 @@ class Store:
     async def append(self, code: str, entry: Entry, effects: list[Effect]) -> None:
         """Keep ``entry`` of table ``code`` and its effects; return once durable."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(Pending(code, entry, effects, done))
+        self._put(Pending(code, entry, effects, done))
         await done
+
+    def _put(self, item: Pending) -> None:
+        """Give ``item`` to the writer: for a SQLite file, with the others of this turn of
+        the event loop, in one hand-over to the writer's thread at the turn's end (one
+        wake-up of the thread a turn at most, none while it is busy committing)."""
+        if self._inbox is None:
+            self._queue.put_nowait(item)
+            return
+        self._gathered.append(item)
+        if len(self._gathered) == 1:
+            # Safe without a lock: _gathered is touched only on the event loop's thread.
+            asyncio.get_running_loop().call_soon(self._hand_over)
+
+    def _hand_over(self) -> None:
+        gathered, self._gathered = self._gathered, []
+        if gathered and self._inbox is not None:
+            # From here the list is the thread's: the loop never touches it again.
+            self._inbox.put(gathered)
 
     async def _heartbeat(self) -> None:
         while True:
             done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._queue.put_nowait(Pending(None, None, [], done))
+            self._put(Pending(None, None, [], done))
             with contextlib.suppress(StoreError):
                 await done
             await asyncio.sleep(HEARTBEAT_SECONDS)
@@ -228,15 +264,85 @@ class Store:
                 _settle([item], refused)
 
     async def _commit(self, batch: list[Pending]) -> dict[int, int]:
-        """``batch`` in one transaction: for a SQLite file, whole in the store's thread (one
-        hop from the event loop per commit, not one per statement: a busy loop would
-        otherwise stretch every step of every commit); else on the event loop. The entries
-        refused by their epoch: {index in batch: the table's epoch}."""
-        if self._sync is None:
-            async with self.engine.begin() as conn:
-                return await conn.run_sync(write, batch, self.server_id)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, self._commit_sync, batch)
+        """``batch`` in one transaction, on the event loop (a store that is not a SQLite
+        file: PostgreSQL, or SQLite in memory). The entries refused by their epoch:
+        {index in batch: the table's epoch}."""
+        async with self.engine.begin() as conn:
+            return await conn.run_sync(write, batch, self.server_id)
+
+    def _thread_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The writer of a SQLite file, in a thread of its own: every entry handed over
+        since its last commit goes into the next one, whole in this thread (one hop from
+        the event loop a commit, not one a statement: a busy loop would otherwise stretch
+        every step of every commit), and the loop hears of a commit once, with all its
+        entries (one wake-up a commit, not one an entry)."""
+        assert self._inbox is not None
+        inbox = self._inbox
+        stopping = False
+        while not stopping:
+            handed = inbox.get()
+            if handed is None:
+                break
+            batch = handed
+            while len(batch) < MAX_BATCH:
+                try:
+                    more = inbox.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stopping = True
+                    break
+                batch = batch + more
+            for start in range(0, len(batch), MAX_BATCH):
+                part = batch[start:start + MAX_BATCH]
+                started = time.perf_counter()
+                outcome = self._commit_part(part)
+                try:
+                    loop.call_soon_threadsafe(self._settled, part, outcome,
+                                              time.perf_counter() - started)
+                except RuntimeError:  # the loop is closed: nobody waits for these any more
+                    stopping = True
+                    break
+        held, self._held = self._held, None
+        if held is not None:
+            with contextlib.suppress(Exception):
+                held.close()
+
+    def _commit_part(self, batch: list[Pending]) -> dict[int, int | Exception]:
+        """``batch`` in one commit, or one by one if that fails (in the writer's thread):
+        {index: the table's epoch if refused, or the error that kept it out}."""
+        try:
+            return dict(self._commit_sync(batch))
+        except Exception as err:
+            log.warning("group commit of %d failed (%r); one by one now", len(batch), err)
+        failed: dict[int, int | Exception] = {}
+        for index, item in enumerate(batch):
+            try:
+                refused = self._commit_sync([item])
+            except Exception as err:
+                failed[index] = err
+            else:
+                if refused:
+                    failed[index] = refused[0]
+        return failed
+
+    def _settled(self, batch: list[Pending], failed: dict[int, int | Exception],
+                 seconds: float) -> None:
+        """On the event loop: release the writers of a batch the thread committed."""
+        for index, item in enumerate(batch):
+            # Checked and set on the loop's thread only: nothing runs in between.
+            if item.done.done():
+                continue
+            outcome = failed.get(index)
+            if outcome is None:
+                item.done.set_result(None)
+            elif isinstance(outcome, Exception):
+                item.done.set_exception(StoreError(f"could not store: {outcome!r}"))
+            else:
+                item.done.set_exception(_fenced(item, outcome))
+        if self.metrics is not None:
+            self.metrics.commits.observe(seconds)
+            self.metrics.batch.observe(len(batch))
 
     def _commit_sync(self, batch: list[Pending]) -> dict[int, int]:
         assert self._sync is not None and self._path is not None
@@ -247,10 +353,27 @@ class Store:
         if now != self._inode:
             # The file was replaced: a commit through the connection still open on the old
             # one would be lost, so open the path again.
+            held, self._held = self._held, None
+            if held is not None:
+                with contextlib.suppress(Exception):
+                    held.close()
             self._sync.dispose()
             self._inode = now
-        with self._sync.begin() as conn:
-            return write(conn, batch, self.server_id)
+        conn = self._held
+        if conn is None or conn.closed or conn.invalidated:
+            # Kept from one commit to the next: no checkout from the pool, no reset on
+            # return, a third of SQLAlchemy's cost of an empty commit (issue 30).
+            conn = self._held = self._sync.connect()
+        try:
+            with conn.begin():
+                return write(conn, batch, self.server_id)
+        except BaseException:
+            # The next commit takes a fresh connection: this one may be lost or in a
+            # transaction SQLAlchemy could not end.
+            self._held = None
+            with contextlib.suppress(Exception):
+                conn.close()
+            raise
 
     # Players ---------------------------------------------------------------------------
 
@@ -491,12 +614,15 @@ def _settle(batch: list[Pending], refused: dict[int, int]) -> None:
         if item.done.done():
             continue
         if index in refused:
-            assert item.entry is not None
-            item.done.set_exception(Fenced(
-                f"table {item.code} is at epoch {refused[index]}; an entry of epoch "
-                f"{item.entry.epoch} is refused"))
+            item.done.set_exception(_fenced(item, refused[index]))
         else:
             item.done.set_result(None)
+
+
+def _fenced(item: Pending, epoch: int) -> Fenced:
+    assert item.entry is not None
+    return Fenced(f"table {item.code} is at epoch {epoch}; an entry of epoch "
+                  f"{item.entry.epoch} is refused")
 
 
 def _sqlite_file(url: str) -> str | None:
@@ -520,7 +646,7 @@ def _sqlite_own_transactions(dbapi_connection: Any, _record: Any) -> None:
 def _sqlite_begin_immediate(conn: sa.Connection) -> None:
     """The writer takes SQLite's write lock before it reads the tables' epochs, so that no
     claim can raise an epoch between that check and the entries' commit."""
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    conn.connection.dbapi_connection.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
