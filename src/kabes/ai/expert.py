@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import time
-from math import fsum
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
@@ -81,13 +80,6 @@ class Expert(Level):
         if len(moves) == 1:
             return Hint(moves[0], f"{moves[0].tile} is your only move")
         values, worlds = self.evaluate(view, moves)
-        blend = float(os.environ.get("KABES_X_BLEND", "0") or 0)
-        if blend:
-            judge = tactics_for(view).judge(view)
-            values = [
-                v + blend * min(50.0, fsum(f.score for f in judge(view, m)))
-                for v, m in zip(values, moves, strict=True)
-            ]
         best = max(range(len(moves)), key=lambda i: values[i])
         move = moves[best]
         ranked = sorted(values, reverse=True)

@@ -10,8 +10,6 @@ expert plays its worlds out on bit sets (``kabes.ai.fastline``).
 
 from __future__ import annotations
 
-import os
-
 from kabes.ai import endgame, fastline
 from kabes.ai.boards.base import Judge, Playout, Searched, Tactics, Valued
 from kabes.ai.features import (
@@ -63,11 +61,7 @@ class LineTactics(Tactics):
 
     def read(self, view: View) -> Reading | None:
         """The other seats' past plays on the line."""
-        reading = Reading(view)
-        if os.environ.get("KABES_X_NOMATE") and view.teams:
-            mate = partner(view)
-            reading.decisions[:] = [d for d in reading.decisions if d[0] != mate]
-        return reading
+        return Reading(view)
 
     def play_world(self, playout: Playout) -> Searched:
         """The hidden hands dealt again at random, or with a ``reading`` the next world of
