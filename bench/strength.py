@@ -22,8 +22,9 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from typing import Any
 
-from kabes.ai.expert import CLOCK_ENV
+from kabes.ai.expert import CLOCK_ENV, Expert
 from kabes.ai.tournament import Setup, party_count, run
 from kabes.rules import VARIANTS
 
@@ -59,6 +60,18 @@ def seatings(names: list[str]) -> list[tuple[str, int]]:
     return chosen
 
 
+def _fix_worlds(worlds: int) -> None:
+    """Make every expert of this process (and of the processes it forks) stop at ``worlds``
+    worlds a move."""
+    init = Expert.__init__
+
+    def fixed(self: Expert, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        self.max_worlds = worlds
+
+    Expert.__init__ = fixed  # type: ignore[method-assign]
+
+
 def main() -> None:
     """Run the pairings and print their tables."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -79,8 +92,17 @@ def main() -> None:
         default="wall",
         help="the expert's budget in wall-clock time (the server's) or its thread's CPU time",
     )
+    parser.add_argument(
+        "--worlds",
+        type=int,
+        default=None,
+        help="the expert searches this many worlds a move, whatever the budget (to compare "
+        "search changes without speed entering; the budget must then be ample)",
+    )
     args = parser.parse_args()
     os.environ[CLOCK_ENV] = args.clock
+    if args.worlds is not None:
+        _fix_worlds(args.worlds)
     pairs = PAIRS
     if args.pairs:
         pairs = [(a, b) for a, _, b in (p.partition(":") for p in args.pairs.split(","))]
