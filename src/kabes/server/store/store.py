@@ -1,8 +1,9 @@
 """The store: each table's append-only log, players, matches and ratings (SQLAlchemy 2).
 
 SQLite (WAL, ``synchronous=FULL``) by default, PostgreSQL (asyncpg) with another URL; the
-same code for both. Writes go through one writer task that commits in groups: every entry
-waiting at that moment goes into one transaction, so a move costs a share of one durable
+same code for both. Writes go through one writer that commits in groups (a task on the
+event loop, or for a SQLite file a thread of its own: :mod:`kabes.server.store.file_writer`):
+every entry waiting at that moment goes into one transaction, so a move costs a share of one durable
 commit, not a commit of its own. :meth:`Store.append` returns only once its entry is durable.
 
 Fencing: every entry carries the epoch of the owner that wrote it, and the store keeps an entry
@@ -20,8 +21,6 @@ import hashlib
 import json
 import logging
 import os
-import queue
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from kabes.server.common.mailbox import Mailbox
 from kabes.server.common.metrics import Metrics
 from kabes.server.store.commits import Pending, write
+from kabes.server.store.file_writer import MAX_BATCH, FileWriter, sqlite_file, sqlite_pragmas
+from kabes.server.store.outcomes import Fenced as Fenced  # where callers have imported it from
+from kabes.server.store.outcomes import StoreError as StoreError
+from kabes.server.store.outcomes import settle
 from kabes.server.store.players import player_page
 from kabes.server.store.puzzles import PuzzleStore
 from kabes.server.store.rankings import PER_PAGE, place_of, ranked_rows
@@ -48,7 +51,6 @@ from kabes.server.store.schema import (
     table_events,
     tables,
 )
-from kabes.server.store.tablelog import Lost
 from kabes.table.effects import Effect
 from kabes.table.entries import Entry
 from kabes.table.rankings import RANKED_AFTER_HANDS
@@ -57,7 +59,6 @@ log = logging.getLogger("kabes.store")
 
 HEARTBEAT_SECONDS = 0.25
 """How often the server notes it is alive: a restart gives a turn back its time up to this."""
-MAX_BATCH = 1000
 CODES_AT_ONCE = 400
 """Table codes asked for in one query (under every database's limit of parameters)."""
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -97,15 +98,6 @@ def database_url(url: str | None, folder: Path) -> str:
     return url
 
 
-class StoreError(Exception):
-    """The store could not keep something; nothing of it was kept."""
-
-
-class Fenced(StoreError, Lost):
-    """An entry was refused: its table has been taken by another owner (a newer epoch) since
-    the writer took it. The writer no longer owns the table and must drop it."""
-
-
 @dataclass(frozen=True, slots=True)
 class Claim:
     """A table taken by this process: its new epoch, and the last heartbeat of the process
@@ -130,27 +122,12 @@ class Store:
             args["connect_args"] = {"timeout": 30}
         self.engine: AsyncEngine = create_async_engine(url, **args)
         if url.startswith("sqlite"):
-            sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        self._sync: sa.Engine | None = None
-        """For a SQLite file: the writer's own engine, used in the store's own thread."""
-        self._inbox: queue.SimpleQueue[list[Pending] | None] | None = None
-        """For a SQLite file: the lists of entries handed to the writer's thread."""
-        self._gathered: list[Pending] = []
-        """The entries appended in this turn of the event loop, handed over at its end."""
-        self._thread: threading.Thread | None = None
-        self._held: sa.Connection | None = None
-        """The writer thread's connection, kept from one commit to the next."""
-        self._path = _sqlite_file(url)
-        self._inode: int | None = None
-        if self._path is not None:
-            self._sync = sa.create_engine(
-                "sqlite:///" + self._path,
-                connect_args={"timeout": 30, "check_same_thread": False},
-            )
-            sa.event.listen(self._sync, "connect", _sqlite_pragmas)
-            sa.event.listen(self._sync, "connect", _sqlite_own_transactions)
-            sa.event.listen(self._sync, "begin", _sqlite_begin_immediate)
-            self._inbox = queue.SimpleQueue()
+            sa.event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
+        path = sqlite_file(url)
+        self._file: FileWriter | None = (
+            None if path is None else FileWriter(path, server_id, metrics))
+        """For a SQLite file: the writer in its own thread (kabes.server.store.file_writer);
+        otherwise the writer is a task on the event loop (:meth:`_write_loop`)."""
         self._queue: Mailbox[Pending] = Mailbox()
         self._writer: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
@@ -161,7 +138,7 @@ class Store:
     def writer(self) -> sa.Engine:
         """The engine whose transactions keep appended entries: its ``commit`` events are the
         group commits."""
-        return self._sync if self._sync is not None else self.engine.sync_engine
+        return self._file.engine if self._file is not None else self.engine.sync_engine
 
     @property
     def dialect(self) -> str:
@@ -173,10 +150,8 @@ class Store:
         async with self.engine.begin() as conn:
             await conn.run_sync(_upgrade)
         loop = asyncio.get_running_loop()
-        if self._inbox is not None:
-            self._thread = threading.Thread(target=self._thread_loop, args=(loop,),
-                                            name="kabes-store", daemon=True)
-            self._thread.start()
+        if self._file is not None:
+            self._file.start(loop)
         else:
             self._writer = loop.create_task(self._write_loop(), name="store")
 
@@ -191,15 +166,8 @@ class Store:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        if self._thread is not None and self._inbox is not None:
-            # What this turn gathered first, then the end: the thread commits all it was
-            # handed before it stops.
-            self._hand_over()
-            self._inbox.put(None)
-            await asyncio.to_thread(self._thread.join)
-            self._thread = None
-        if self._sync is not None:
-            self._sync.dispose()
+        if self._file is not None:
+            await self._file.stop()
         await self.engine.dispose()
 
     # Writes ----------------------------------------------------------------------------
@@ -211,22 +179,11 @@ class Store:
         await done
 
     def _put(self, item: Pending) -> None:
-        """Give ``item`` to the writer: for a SQLite file, with the others of this turn of
-        the event loop, in one hand-over to the writer's thread at the turn's end (one
-        wake-up of the thread a turn at most, none while it is busy committing)."""
-        if self._inbox is None:
+        """Give ``item`` to the writer: the SQLite file's thread, or the loop's task."""
+        if self._file is not None:
+            self._file.put(item)
+        else:
             self._queue.put_nowait(item)
-            return
-        self._gathered.append(item)
-        if len(self._gathered) == 1:
-            # Safe without a lock: _gathered is touched only on the event loop's thread.
-            asyncio.get_running_loop().call_soon(self._hand_over)
-
-    def _hand_over(self) -> None:
-        gathered, self._gathered = self._gathered, []
-        if gathered and self._inbox is not None:
-            # From here the list is the thread's: the loop never touches it again.
-            self._inbox.put(gathered)
 
     async def _heartbeat(self) -> None:
         while True:
@@ -248,7 +205,7 @@ class Store:
                 log.warning("group commit of %d failed (%r); one by one now", len(batch), err)
                 await self._write_singly(batch)
             else:
-                _settle(batch, refused)
+                settle(batch, refused)
             if self.metrics is not None:
                 self.metrics.commits.observe(time.perf_counter() - started)
                 self.metrics.batch.observe(len(batch))
@@ -261,7 +218,7 @@ class Store:
                 if not item.done.done():
                     item.done.set_exception(StoreError(f"could not store: {err!r}"))
             else:
-                _settle([item], refused)
+                settle([item], refused)
 
     async def _commit(self, batch: list[Pending]) -> dict[int, int]:
         """``batch`` in one transaction, on the event loop (a store that is not a SQLite
@@ -269,111 +226,6 @@ class Store:
         {index in batch: the table's epoch}."""
         async with self.engine.begin() as conn:
             return await conn.run_sync(write, batch, self.server_id)
-
-    def _thread_loop(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The writer of a SQLite file, in a thread of its own: every entry handed over
-        since its last commit goes into the next one, whole in this thread (one hop from
-        the event loop a commit, not one a statement: a busy loop would otherwise stretch
-        every step of every commit), and the loop hears of a commit once, with all its
-        entries (one wake-up a commit, not one an entry)."""
-        assert self._inbox is not None
-        inbox = self._inbox
-        stopping = False
-        while not stopping:
-            handed = inbox.get()
-            if handed is None:
-                break
-            batch = handed
-            while len(batch) < MAX_BATCH:
-                try:
-                    more = inbox.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stopping = True
-                    break
-                batch = batch + more
-            for start in range(0, len(batch), MAX_BATCH):
-                part = batch[start:start + MAX_BATCH]
-                started = time.perf_counter()
-                outcome = self._commit_part(part)
-                try:
-                    loop.call_soon_threadsafe(self._settled, part, outcome,
-                                              time.perf_counter() - started)
-                except RuntimeError:  # the loop is closed: nobody waits for these any more
-                    stopping = True
-                    break
-        held, self._held = self._held, None
-        if held is not None:
-            with contextlib.suppress(Exception):
-                held.close()
-
-    def _commit_part(self, batch: list[Pending]) -> dict[int, int | Exception]:
-        """``batch`` in one commit, or one by one if that fails (in the writer's thread):
-        {index: the table's epoch if refused, or the error that kept it out}."""
-        try:
-            return dict(self._commit_sync(batch))
-        except Exception as err:
-            log.warning("group commit of %d failed (%r); one by one now", len(batch), err)
-        failed: dict[int, int | Exception] = {}
-        for index, item in enumerate(batch):
-            try:
-                refused = self._commit_sync([item])
-            except Exception as err:
-                failed[index] = err
-            else:
-                if refused:
-                    failed[index] = refused[0]
-        return failed
-
-    def _settled(self, batch: list[Pending], failed: dict[int, int | Exception],
-                 seconds: float) -> None:
-        """On the event loop: release the writers of a batch the thread committed."""
-        for index, item in enumerate(batch):
-            # Checked and set on the loop's thread only: nothing runs in between.
-            if item.done.done():
-                continue
-            outcome = failed.get(index)
-            if outcome is None:
-                item.done.set_result(None)
-            elif isinstance(outcome, Exception):
-                item.done.set_exception(StoreError(f"could not store: {outcome!r}"))
-            else:
-                item.done.set_exception(_fenced(item, outcome))
-        if self.metrics is not None:
-            self.metrics.commits.observe(seconds)
-            self.metrics.batch.observe(len(batch))
-
-    def _commit_sync(self, batch: list[Pending]) -> dict[int, int]:
-        assert self._sync is not None and self._path is not None
-        try:
-            now = os.stat(self._path).st_ino
-        except OSError:
-            raise StoreError(f"the database file {self._path} is gone") from None
-        if now != self._inode:
-            # The file was replaced: a commit through the connection still open on the old
-            # one would be lost, so open the path again.
-            held, self._held = self._held, None
-            if held is not None:
-                with contextlib.suppress(Exception):
-                    held.close()
-            self._sync.dispose()
-            self._inode = now
-        conn = self._held
-        if conn is None or conn.closed or conn.invalidated:
-            # Kept from one commit to the next: no checkout from the pool, no reset on
-            # return, a third of SQLAlchemy's cost of an empty commit (issue 30).
-            conn = self._held = self._sync.connect()
-        try:
-            with conn.begin():
-                return write(conn, batch, self.server_id)
-        except BaseException:
-            # The next commit takes a fresh connection: this one may be lost or in a
-            # transaction SQLAlchemy could not end.
-            self._held = None
-            with contextlib.suppress(Exception):
-                conn.close()
-            raise
 
     # Players ---------------------------------------------------------------------------
 
@@ -606,56 +458,6 @@ class Store:
         if row is None or row[0] is None:
             return None
         return dict(json.loads(row[0]))
-
-
-def _settle(batch: list[Pending], refused: dict[int, int]) -> None:
-    """Release the writers of a committed ``batch``: :class:`Fenced` for the refused."""
-    for index, item in enumerate(batch):
-        if item.done.done():
-            continue
-        if index in refused:
-            item.done.set_exception(_fenced(item, refused[index]))
-        else:
-            item.done.set_result(None)
-
-
-def _fenced(item: Pending, epoch: int) -> Fenced:
-    assert item.entry is not None
-    return Fenced(f"table {item.code} is at epoch {epoch}; an entry of epoch "
-                  f"{item.entry.epoch} is refused")
-
-
-def _sqlite_file(url: str) -> str | None:
-    """The file of a ``sqlite+aiosqlite:///`` URL (None for another store, or a database in
-    memory, which a second engine would not share)."""
-    prefix = "sqlite+aiosqlite:///"
-    if not url.startswith(prefix):
-        return None
-    path = url[len(prefix):]
-    if not path or path == ":memory:" or "?" in path or path.startswith("file:"):
-        return None
-    return path
-
-
-def _sqlite_own_transactions(dbapi_connection: Any, _record: Any) -> None:
-    """Let SQLAlchemy begin the writer's transactions itself: the sqlite3 module would begin
-    one only at the first INSERT, after the epochs were read outside it."""
-    dbapi_connection.isolation_level = None
-
-
-def _sqlite_begin_immediate(conn: sa.Connection) -> None:
-    """The writer takes SQLite's write lock before it reads the tables' epochs, so that no
-    claim can raise an epoch between that check and the entries' commit."""
-    conn.connection.dbapi_connection.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL for readers beside the writer; FULL so a commit survives a power cut."""
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA busy_timeout=30000")
-    cursor.close()
 
 
 MIGRATION_LOCK = 0x6B61626573
