@@ -102,6 +102,21 @@ async def _until(check: object, seconds: float = 5.0) -> None:
     raise AssertionError("not in time")
 
 
+async def _seated(client: ClientConnection, n: int) -> None:
+    """Say hello, then play ``n`` and wait for its answer: the socket is seated and its
+    messages come the direct way from then on."""
+    await client.send('{"type":"hello","token":"good"}')
+    await client.send(_play(n))
+    await _replies(client, 1)
+
+
+async def _left_after_one_play(served: Served) -> None:
+    """The socket was read the direct way, its seat acted on play 1 only and was left once."""
+    await _until(lambda: served.hooked)
+    assert served.hooked == [True]
+    assert served.seats[0].acted == [_play(1)] and served.seats[0].left == 1
+
+
 async def _replies(client: ClientConnection, count: int) -> list[dict[str, object]]:
     out = []
     for _ in range(count):
@@ -151,9 +166,7 @@ async def test_with_an_extension_the_asgi_way_is_taken() -> None:
 async def test_bad_input_is_answered_and_changes_nothing(keep_send: bool) -> None:
     async with _server(keep_send) as served:
         async with connect(f"ws://127.0.0.1:{served.port}/ws") as client:
-            await client.send('{"type":"hello","token":"good"}')
-            await client.send(_play(1))
-            await _replies(client, 1)
+            await _seated(client, 1)
             await client.send("not json")
             await client.send('{"type":"play","id":"a2","move":7}')
             await client.send('{"type":"dance","id":"a3"}')
@@ -200,29 +213,21 @@ async def test_too_fast_is_told_then_closed_and_the_seat_left(keep_send: bool) -
 async def test_a_message_too_long_closes_1009() -> None:
     async with _server() as served:
         async with connect(f"ws://127.0.0.1:{served.port}/ws", max_size=None) as client:
-            await client.send('{"type":"hello","token":"good"}')
-            await client.send(_play(1))
-            await _replies(client, 1)
+            await _seated(client, 1)
             await client.send("x" * (MAX_MESSAGE_BYTES + 1))
             assert await _closed_with(client) == 1009
-        await _until(lambda: served.hooked)
-        assert served.hooked == [True]
-        assert served.seats[0].acted == [_play(1)] and served.seats[0].left == 1
+        await _left_after_one_play(served)
 
 
 async def test_a_text_frame_not_utf8_closes_1007() -> None:
     async with _server() as served:
         async with connect(f"ws://127.0.0.1:{served.port}/ws") as client:
-            await client.send('{"type":"hello","token":"good"}')
-            await client.send(_play(1))
-            await _replies(client, 1)
+            await _seated(client, 1)
             # websockets' client checks what it sends: the frame is written by hand
             client.protocol.send_frame(Frame(Opcode.TEXT, b'{"type":"sync","id":"\xff"}'))
             client.send_data()
             assert await _closed_with(client) == 1007
-        await _until(lambda: served.hooked)
-        assert served.hooked == [True]
-        assert served.seats[0].acted == [_play(1)] and served.seats[0].left == 1
+        await _left_after_one_play(served)
 
 
 async def test_a_refused_hello_closes_before_any_seat() -> None:
@@ -240,9 +245,7 @@ async def test_a_refused_hello_closes_before_any_seat() -> None:
 async def test_frames_together_cut_or_fragmented_arrive_whole_and_in_order() -> None:
     async with _server() as served:
         async with connect(f"ws://127.0.0.1:{served.port}/ws") as client:
-            await client.send('{"type":"hello","token":"good"}')
-            await client.send(_play(0))
-            await _replies(client, 1)
+            await _seated(client, 0)
 
             def raw(frame: Frame) -> bytes:
                 return frame.serialize(mask=True)
@@ -275,9 +278,7 @@ async def test_frames_together_cut_or_fragmented_arrive_whole_and_in_order() -> 
 async def test_an_unmasked_frame_is_refused_as_websockets_refuses_it() -> None:
     async with _server() as served:
         async with connect(f"ws://127.0.0.1:{served.port}/ws") as client:
-            await client.send('{"type":"hello","token":"good"}')
-            await client.send(_play(0))
-            await _replies(client, 1)
+            await _seated(client, 0)
             assert client.transport is not None
             client.transport.write(Frame(Opcode.TEXT, _play(1).encode()).serialize(mask=False))
             assert await _closed_with(client) == 1002
