@@ -10,12 +10,19 @@ servers in one test are two apps on the same database, as two processes would be
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from harness import Server, running, settle
-from stores import Backend, backend_fixture, db_url_fixture, store_fixture  # noqa: F401
+from stores import (  # noqa: F401
+    Backend,
+    backend_fixture,
+    db_url_fixture,
+    postgres_backend,
+    store_fixture,
+)
 
 from kabes.server.store.schema import table_events
 from kabes.server.store.store import Fenced, Store
@@ -97,6 +104,37 @@ async def test_a_claim_gives_the_previous_owners_last_heartbeat_to_resume_clocks
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_claim_waits_at_most_stalled_for_a_frozen_owners_half_done_commit() -> None:
+    """A process frozen (or cut off) halfway through a commit holds its tables' rows FOR
+    SHARE; the database ends that transaction once it has been idle ``stalled`` seconds, so
+    the process taking the table over waits that long at most, not until the frozen one
+    wakes (PostgreSQL: SQLite has one writer, whose file lock goes with its process)."""
+    async for backend in postgres_backend():
+        frozen = Store(backend.url, server_id="process-a", stalled=1.0)
+        taker = Store(backend.url, server_id="process-b")
+        await frozen.open()
+        await taker.open()
+        try:
+            await frozen.append("STALLED", entry(1, 1, "created"),
+                                [TableStatus("STALLED", "playing")])
+            half = await frozen.engine.connect()
+            await half.begin()
+            read = sa.text("SELECT epoch FROM tables WHERE code = 'STALLED' FOR SHARE")
+            assert (await half.execute(read)).scalar() == 1
+            # ... and the process stops here, its transaction open.
+            claim = await asyncio.wait_for(taker.claim("STALLED"), 15)
+            assert claim is not None and claim.epoch == 2
+            with pytest.raises(sa.exc.DBAPIError):  # its session was ended under it
+                await half.execute(sa.text("SELECT 1"))
+            with contextlib.suppress(Exception):
+                await half.close()
+            with pytest.raises(Fenced):  # woken, it writes nothing more into the table
+                await frozen.append("STALLED", entry(2, 1), [])
+        finally:
+            await frozen.close()
+            await taker.close()
 
 
 async def four_at_a_table(server: Server) -> tuple[str, list[str]]:

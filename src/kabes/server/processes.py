@@ -34,6 +34,15 @@ class Processes(Protocol):
         may have to expire first)."""
         ...
 
+    @property
+    def stalled(self) -> float | None:
+        """Seconds after which the database ends a transaction of this process that stopped
+        talking to it (None: never). Another process that takes one of this process's tables
+        raises the table's epoch, a write that waits for the locks of this process's open
+        transactions: were this process frozen or cut off halfway through one, the table could
+        not move until it woke."""
+        ...
+
     def counter(self) -> Counter:
         """Where the limits on strangers count (every process's counts, when there are
         many: a stranger must not get a limit per process)."""
@@ -75,6 +84,8 @@ class Alone:
     me = SERVER_ID
     patience = 0.0
     """Nobody else can hold a table: a request never waits for another owner."""
+    stalled = None
+    """Nobody else takes this process's tables: no transaction of its is ended for them."""
 
     def counter(self) -> Counter:
         """Counted in memory."""
@@ -124,6 +135,13 @@ class Shared:
     def patience(self) -> float:
         """As long as a dead owner's lease takes to expire and be adopted."""
         return self.cluster.patience
+
+    @property
+    def stalled(self) -> float | None:
+        """As long as a lease (at least a second): a process that cannot talk for that long
+        loses its tables anyway, and whoever takes one then waits for its locks at most
+        another lease."""
+        return max(1.0, self.cluster.lease)
 
     def counter(self) -> Counter:
         """Counted in Redis, every process's together."""

@@ -107,7 +107,7 @@ def create_app(
     /puzzles has puzzles from the first start."""
     metrics = Metrics()
     processes = alone_or_shared(cluster)
-    store = Store(db_url, metrics, processes.me)
+    store = Store(db_url, metrics, processes.me, stalled=processes.stalled)
     settings = settings or Settings()
     clock = clock or RealClock()
     edge = edge or Edge()

@@ -111,7 +111,8 @@ class Store:
     """The database behind the server; :meth:`open` before use, :meth:`close` after."""
 
     def __init__(
-        self, url: str, metrics: Metrics | None = None, server_id: str = SERVER_ID
+        self, url: str, metrics: Metrics | None = None, server_id: str = SERVER_ID,
+        stalled: float | None = None,
     ) -> None:
         self.url = url
         self.metrics = metrics
@@ -120,6 +121,13 @@ class Store:
         args: dict[str, Any] = {}
         if url.startswith("sqlite"):
             args["connect_args"] = {"timeout": 30}
+        elif stalled is not None:
+            # PostgreSQL ends a transaction left idle past ``stalled`` (its locks go with it):
+            # a process frozen or cut off halfway through a commit holds the tables' rows it
+            # read FOR SHARE, and a process taking one of those tables (claim) would wait on
+            # them until it woke. Its commit then fails, and is retried or fenced as any.
+            args["connect_args"] = {"server_settings": {
+                "idle_in_transaction_session_timeout": str(max(1, round(stalled * 1000)))}}
         self.engine: AsyncEngine = create_async_engine(url, **args)
         if url.startswith("sqlite"):
             sa.event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
