@@ -13,6 +13,7 @@ Run: .venv/bin/python bench/playout.py [SECONDS]
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import subprocess
 import sys
@@ -85,7 +86,11 @@ def dominoes_hands(seconds: float) -> float:
 
 def main() -> None:
     """Print both figures and their ratio."""
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("seconds", nargs="?", type=float, default=5.0,
+                        help="CPU seconds each side plays for (default 5)")
+    seconds = parser.parse_args().seconds
     ours = kabes_hands(seconds)
     theirs = dominoes_hands(seconds)
     code = ", ".join(m.rpartition(".")[2] for m in native.running()) or "none (pure Python)"
