@@ -176,17 +176,19 @@ class Server:
 
     def profile(self, seconds: float) -> subprocess.Popen[bytes] | None:
         """With ``--profile FOLDER``: py-spy records the server for ``seconds`` into
-        FOLDER/<name>-<n>.txt (collapsed stacks, one line each with its sample count)."""
+        FOLDER/<name>-<n>.txt (collapsed stacks, one line each with its sample count), and what
+        py-spy said beside it (<name>-<n>.err: a refused ptrace, say)."""
         if not self.profile_to:
             return None
         self.profiles += 1
+        Path(self.profile_to).mkdir(parents=True, exist_ok=True)
         out = Path(self.profile_to) / f"{self.name}-{self.profiles}.txt"
         spy = Path(sys.executable).with_name("py-spy")
         return subprocess.Popen(
             [str(spy), "record", "--pid", str(self.process.pid), "--duration",
              str(max(1, round(seconds))), "--rate", "200", "--format", "raw", "--nonblocking",
              "--output", str(out)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=out.with_suffix(".err").open("wb"),
         )
 
     def counter(self, name: str) -> float:
