@@ -6,7 +6,7 @@ Prints one line per variant; never fails on a slow machine.
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 from random import Random
 
@@ -46,7 +46,10 @@ def hands_per_second(variant: str, players: int, seconds: float) -> tuple[float,
 
 def main() -> None:
     """Print the figures."""
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("seconds", nargs="?", type=float, default=2.0,
+                        help="CPU seconds per variant (default 2)")
+    seconds = parser.parse_args().seconds
     print(f"{'variant':<22}{'hands/s':>10}{'moves/s':>12}")
     for variant, players in SETUPS:
         hands, moves = hands_per_second(variant, players, seconds)

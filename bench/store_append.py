@@ -13,6 +13,7 @@ Run: .venv/bin/python bench/store_append.py [TABLES [SECONDS [BUSY_US]]]   (40 1
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import sys
@@ -42,7 +43,9 @@ async def measure(tables: int, seconds: float, busy_us: float) -> None:
     tune_runtime()
     commits = [0]
     sa.event.listen(store.writer, "commit", lambda _c: commits.__setitem__(0, commits[0] + 1))
-    inner = store._commit_sync
+    writer = store._file  # the SQLite file's writer thread (kabes.server.store.file_writer)
+    assert writer is not None, "a SQLite file has a writer thread"
+    inner = writer._commit
     thread_cpu = [0.0]
 
     def timed(batch: list[Pending]) -> dict[int, int]:
@@ -52,7 +55,7 @@ async def measure(tables: int, seconds: float, busy_us: float) -> None:
         finally:
             thread_cpu[0] += time.thread_time() - started
 
-    store._commit_sync = timed  # type: ignore[method-assign]
+    writer._commit = timed  # type: ignore[method-assign]
     busy = [0.0]
     moves = [0]
     stop = [False]
@@ -87,11 +90,16 @@ async def measure(tables: int, seconds: float, busy_us: float) -> None:
 
 
 def main() -> None:
-    args = sys.argv[1:]
-    tables = int(args[0]) if args else 40
-    seconds = float(args[1]) if len(args) > 1 else 10.0
-    busy_us = float(args[2]) if len(args) > 2 else 300.0
-    uvloop.run(measure(tables, seconds, busy_us))
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("tables", nargs="?", type=int, default=40,
+                        help="tables appending at once (default 40)")
+    parser.add_argument("seconds", nargs="?", type=float, default=10.0,
+                        help="seconds measured (default 10)")
+    parser.add_argument("busy_us", nargs="?", type=float, default=300.0,
+                        help="microseconds of work between a table's moves (default 300)")
+    args = parser.parse_args()
+    uvloop.run(measure(args.tables, args.seconds, args.busy_us))
     print(f"yardstick: dominoes 6.1.0 {dominoes_hands(3.0):.0f} hands per CPU-second")
 
 
