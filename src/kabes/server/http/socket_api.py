@@ -15,7 +15,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from typing import Literal, Protocol
 
 from fastapi import FastAPI, WebSocket
 from fastapi.responses import JSONResponse
@@ -200,9 +200,9 @@ async def read_socket(
             if data is None:
                 data = frame.get("bytes") or b""
             taken = reading.take(data)
-            if not isinstance(taken, Hello):
-                if taken is None:
-                    continue
+            if taken is None:
+                continue
+            if taken is False:  # being closed
                 break
             table = await seat(taken)
             if table is None:
@@ -243,7 +243,7 @@ class Reading:
         """Set once the messages are taken in uvicorn's callback."""
         self._left = False
 
-    def take(self, data: str | bytes) -> Hello | bool | None:
+    def take(self, data: str | bytes) -> Hello | Literal[False] | None:
         """Handle one message: None when done with it, False when the socket is to close (it
         is being closed), a hello for a socket not seated yet (to be seated by the caller)."""
         sock = self.sock

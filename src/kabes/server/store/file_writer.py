@@ -28,7 +28,7 @@ import sqlalchemy as sa
 
 from kabes.server.common.metrics import Metrics
 from kabes.server.store.commits import Pending, write
-from kabes.server.store.outcomes import StoreError, fenced
+from kabes.server.store.outcomes import StoreError, settle
 
 log = logging.getLogger("kabes.store")
 
@@ -112,7 +112,7 @@ class FileWriter:
                 if more is None:
                     stopping = True
                     break
-                batch = batch + more
+                batch.extend(more)  # the thread's lists now: the loop never touches them
             for start in range(0, len(batch), MAX_BATCH):
                 part = batch[start:start + MAX_BATCH]
                 started = time.perf_counter()
@@ -149,17 +149,7 @@ class FileWriter:
     def _settled(self, batch: list[Pending], failed: dict[int, int | Exception],
                  seconds: float) -> None:
         """On the event loop: release the writers of a batch the thread committed."""
-        for index, item in enumerate(batch):
-            # Checked and set on the loop's thread only: nothing runs in between.
-            if item.done.done():
-                continue
-            outcome = failed.get(index)
-            if outcome is None:
-                item.done.set_result(None)
-            elif isinstance(outcome, Exception):
-                item.done.set_exception(StoreError(f"could not store: {outcome!r}"))
-            else:
-                item.done.set_exception(fenced(item, outcome))
+        settle(batch, failed)
         if self.metrics is not None:
             self.metrics.commits.observe(seconds)
             self.metrics.batch.observe(len(batch))

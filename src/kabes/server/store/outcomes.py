@@ -6,6 +6,8 @@ thread in :mod:`kabes.server.store.file_writer`), which settle each entry's futu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from kabes.server.store.commits import Pending
 from kabes.server.store.tablelog import Lost
 
@@ -19,15 +21,21 @@ class Fenced(StoreError, Lost):
     the writer took it. The writer no longer owns the table and must drop it."""
 
 
-def settle(batch: list[Pending], refused: dict[int, int]) -> None:
-    """Release the writers of a committed ``batch``: :class:`Fenced` for the refused."""
+def settle(batch: list[Pending], failed: Mapping[int, int | Exception]) -> None:
+    """Release the writers of a committed ``batch`` (on the event loop: each future is
+    checked and set there only, nothing runs in between). ``failed`` by index in the batch:
+    the table's epoch for an entry refused by it (:class:`Fenced`), or the error that kept
+    an entry out (:class:`StoreError`); every other entry was kept."""
     for index, item in enumerate(batch):
         if item.done.done():
             continue
-        if index in refused:
-            item.done.set_exception(fenced(item, refused[index]))
-        else:
+        outcome = failed.get(index)
+        if outcome is None:
             item.done.set_result(None)
+        elif isinstance(outcome, Exception):
+            item.done.set_exception(StoreError(f"could not store: {outcome!r}"))
+        else:
+            item.done.set_exception(fenced(item, outcome))
 
 
 def fenced(item: Pending, epoch: int) -> Fenced:

@@ -223,8 +223,7 @@ class Store:
             try:
                 refused = await self._commit([item])
             except Exception as err:
-                if not item.done.done():
-                    item.done.set_exception(StoreError(f"could not store: {err!r}"))
+                settle([item], {0: err})
             else:
                 settle([item], refused)
 
