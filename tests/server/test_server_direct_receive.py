@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
@@ -42,16 +41,11 @@ class FakeSeat:
 
 @dataclass
 class Served:
-    port: int
+    port: int = 0
+    """The port the kernel gave the server, bound on port 0 (none picked before it is bound,
+    which another process could take in between)."""
     seats: list[FakeSeat] = field(default_factory=list)
     hooked: list[bool] = field(default_factory=list)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @contextlib.asynccontextmanager
@@ -59,7 +53,7 @@ async def _server(keep_send: bool = True, deflate: bool = False) -> AsyncIterato
     app = FastAPI()
     if keep_send:
         app.add_middleware(KeepSend)
-    served = Served(_free_port())
+    served = Served()
 
     @app.websocket("/ws")
     async def talk(ws: WebSocket) -> None:
@@ -81,13 +75,14 @@ async def _server(keep_send: bool = True, deflate: bool = False) -> AsyncIterato
             served.hooked.append(protocol is not None
                                  and "send_receive_event_to_app" in vars(protocol))
 
-    config = uvicorn_config(app, "127.0.0.1", served.port)
+    config = uvicorn_config(app, "127.0.0.1", 0)
     config.ws_per_message_deflate = deflate
     server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve())
     try:
         while not server.started:
             await asyncio.sleep(0.01)
+        served.port = server.servers[0].sockets[0].getsockname()[1]
         yield served
     finally:
         server.should_exit = True

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 
 import pytest
 import uvicorn
@@ -25,11 +24,11 @@ def test_a_text_frame_is_the_frame_websockets_writes_for_it(size: int) -> None:
     assert text_frame(data) == Frame(Opcode.TEXT, data).serialize(mask=False)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+def _bound_port(server: uvicorn.Server) -> int:
+    """The port the kernel gave a server started on port 0 (no port picked before it is
+    bound, which another process could take in between)."""
+    port: int = server.servers[0].sockets[0].getsockname()[1]
+    return port
 
 
 async def test_messages_written_directly_arrive_in_order_then_the_close() -> None:
@@ -52,12 +51,12 @@ async def test_messages_written_directly_arrive_in_order_then_the_close() -> Non
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sock.writer, 5)
 
-    port = _free_port()
-    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port))
+    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", 0))
     serving = asyncio.create_task(server.serve())
     try:
         while not server.started:
             await asyncio.sleep(0.01)
+        port = _bound_port(server)
         received: list[bytes] = []
         async with connect(f"ws://127.0.0.1:{port}/ws") as client:
             await client.send("ready")
