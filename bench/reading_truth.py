@@ -14,9 +14,10 @@ the first few plays draws ``--draws`` worlds three ways, as the expert's search 
   reading assumes).
 
 ``--sharper BETA:COUNTING`` (repeatable) adds the walk with the reading's constants changed:
-how sharply a counting seat prefers its better moves (``reading.BETA``, 0.3) and the prior
-share of counting players (``reading.COUNTING``, 0.5). Compiled, those are C constants, so
-this needs ``KABES_PURE_PYTHON=1``. The playing expert reads with the real constants.
+how sharply a counting seat prefers its better moves, the partner and the opponents alike
+(``reading.BETA`` and ``reading.BETA_OPPONENTS``), and the prior share of counting players
+(``reading.COUNTING``). Compiled, those are C constants, so this needs
+``KABES_PURE_PYTHON=1``. The playing expert reads with the real constants.
 
 For every hidden tile it takes the share of worlds that put it in the hand that truly holds
 it, and prints the mean share over the tiles of the partner and of the opponents, by stage of
@@ -64,20 +65,24 @@ def walked(partner_read: bool, constants: tuple[float, float] | None = None) -> 
     reading's (BETA, COUNTING) changed to ``constants`` for the walk (pure Python)."""
 
     def draw(seen: View, rng: Random, draws: int) -> list[list[int]]:
-        kept = read_module.BETA, read_module.COUNTING
+        kept = read_module.BETA, read_module.BETA_OPPONENTS, read_module.COUNTING
         if constants is not None:
-            read_module.BETA, read_module.COUNTING = constants  # type: ignore[misc]
+            beta, counting = constants
+            read_module.BETA = read_module.BETA_OPPONENTS = beta  # type: ignore[misc]
+            read_module.COUNTING = counting
         try:
             reading = Reading(seen)
             if not partner_read:
                 mate = (seen.seat + 2) % 4
-                reading.decisions = [d for d in reading.decisions if d[0] != mate]
+                kept_plays = [i for i, d in enumerate(reading.decisions) if d[0] != mate]
+                reading.decisions = [reading.decisions[i] for i in kept_plays]
+                reading.betas = [reading.betas[i] for i in kept_plays]
             start, stock = BitDealer(seen, unseen(seen), fastline.BITS).deal(rng)
             chain = Chain(reading, seen, start, sum(stock))
             chain.world(BURN_IN, rng.random)
             return [list(chain.world(STEPS, rng.random)[0]) for _ in range(draws)]
         finally:
-            read_module.BETA, read_module.COUNTING = kept  # type: ignore[misc]
+            read_module.BETA, read_module.BETA_OPPONENTS, read_module.COUNTING = kept  # type: ignore[misc]
 
     return draw
 

@@ -10,14 +10,14 @@ double (or a heavier tile) is less likely.
 People do not all play alike, either: many simply put down their heaviest tile. So each seat
 is read two ways, as a counting player who weighs moves like the skilled level (a softmax
 over a copy of its features on bit sets: its own hand, and what the table showed then, the
-numbers each seat had passed on and the suits being played to) and as a heavy-tile player (a
-sharp softmax over the pips), and a world's chance for that seat is the even mixture of the
-two chances of all its plays: a seat whose every play was its heaviest fitting tile is soon
-read as a heavy-tile player, and then a light tile it played says that nothing heavier
-fitted. The weight of a world is the product of its seats' chances. The expert searches
-worlds in proportion to these weights (:class:`Chain`), so the hands that explain the table
-best come up most; partners are read the same way, so the suit a partner leads or keeps
-feeding tells where its strength is.
+numbers each seat had passed on and the suits being played to; an opponent's softmax sharper
+than the partner's) and as a heavy-tile player (a sharp softmax over the pips), and a world's
+chance for that seat is the even mixture of the two chances of all its plays: a seat whose
+every play was its heaviest fitting tile is soon read as a heavy-tile player, and then a light
+tile it played says that nothing heavier fitted. The weight of a world is the product of its
+seats' chances. The expert searches worlds in proportion to these weights (:class:`Chain`),
+so the hands that explain the table best come up most; partners are read the same way, so
+the suit a partner leads or keeps feeding tells where its strength is.
 
 Only line games can be read, and only seats that have not drawn (a drawn tile was not in the
 hand before the draw, and the view does not say when it came); the expert reads only where
@@ -37,12 +37,20 @@ from kabes.moves import RIGHT
 from kabes.views import View
 
 BETA: Final = 0.3
-"""How sharply a counting seat is assumed to prefer its better moves (0: not at all). 0.3,
-0.6 and 1.0 measured alike against the skilled level (within their noise); against
-heavy-tile play 0.3 measured best (74.1% of hands against 72.2% at 0.6)."""
+"""How sharply the partner, read as a counting player, is assumed to prefer its better moves
+(0: not at all). For every seat alike, 0.3, 0.6 and 1.0 measured alike against the skilled
+level (within their noise); against heavy-tile play 0.3 measured best (74.1% of hands against
+72.2% at 0.6). A partner may be a computer that plays like neither kind of player read here
+(the expert), and read sharply it is misread with confidence: at 1.0 for every seat the
+worlds gave the partner's true tiles less weight than at 0.3 (``bench/reading_truth.py``)."""
 HEAVY: Final = 1.2
 """How sharply a heavy-tile seat prefers each pip more (a tile one pip heavier is about
 three times likelier to be its choice), and a double on equal weight."""
+BETA_OPPONENTS: Final = 1.0
+"""The same for the opponents. Sharper than the partner's: with it the worlds give the
+opponents' true tiles more weight (and the partner's too, the hands being dealt together),
+and the expert won 70.6% and 69.1% of hands against skilled where it won 68.3% and 67.4%
+(seeds 2026 and 2027, 200 matches each, 0.06 s of thread CPU a move; docs/levels.md)."""
 COUNTING = 0.5
 """The prior share of counting players; the rest are taken to play their heaviest tile."""
 
@@ -83,6 +91,8 @@ class Reading:
         a heavy-tile player would make it, as worked out so far; keyed by the play's index
         and the hand (``index << 28 | held``: an int key, where a tuple cost an allocation)."""
         self.players = view.players
+        self.betas: list[float] = []
+        mate = (view.seat + 2) % 4 if view.teams and view.players == 4 else -1
         self.chain: Chain | None = None
         """The walk through likely worlds of one search (``kabes.ai.boards.line``)."""
         later = [0] * view.players
@@ -113,6 +123,7 @@ class Reading:
                 self.decisions.append(
                     (seat, bit, later[seat], fits, before_left, before_right, table)
                 )
+                self.betas.append(BETA if seat == mate else BETA_OPPONENTS)
 
     def weight(self, hands: list[int]) -> float:
         """How likely the world with these bit-set ``hands`` makes the plays seen: per seat,
@@ -121,6 +132,7 @@ class Reading:
         counting = [1.0] * self.players
         heavy = [1.0] * self.players
         seen = self.seen
+        betas = self.betas
         for index, (seat, bit, played, fits, left, right, table) in enumerate(self.decisions):
             held = hands[seat] | played
             choices = held & fits
@@ -129,7 +141,9 @@ class Reading:
             key = index << 28 | held
             known = seen.get(key)
             if known is None:
-                known = seen[key] = _chances(held, bit, choices, left, right, table)
+                known = seen[key] = _chances(
+                    held, bit, choices, left, right, table, betas[index]
+                )
             counting[seat] *= known[0]
             heavy[seat] *= known[1]
         weight = 1.0
@@ -235,6 +249,7 @@ def _chances(
     left: int | None,
     right: int | None,
     table: Table | None,
+    beta: float,
 ) -> tuple[float, float]:
     """The chance that a counting player, and a heavy-tile player, holding ``held`` picks
     ``bit`` among the ``choices`` that fit."""
@@ -243,7 +258,7 @@ def _chances(
     while choices:
         one = choices & -choices
         choices ^= one
-        score = exp(BETA * _score(held, one, left, right, table))
+        score = exp(beta * _score(held, one, left, right, table))
         pull = PULL[one.bit_length() - 1]
         total += score
         total_heavy += pull
