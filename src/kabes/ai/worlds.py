@@ -56,9 +56,10 @@ class BitDealer:
     Every world consistent with the counts and voids is equally likely. Where at most one
     hidden holder is known to lack a number, that seat takes a random set of the tiles it may
     hold and the others share the rest at random, which is uniform (whichever tiles it takes,
-    the rest can be shared as many ways). Where two or more are, that is not so (a tile only
-    one of them may hold would go to the other no more often than to a free seat), so the
-    worlds are dealt by :class:`Exact`."""
+    the rest can be shared as many ways). Where two or more are, that is not so: the first
+    seat dealt takes its tiles blind to what the seats after it may not hold, so the worlds
+    where it holds many of those tiles are dealt too rarely. There the worlds are dealt by
+    :class:`Exact`."""
 
     def __init__(self, view: View, pool: list[Tile], bits: TileBits) -> None:
         self.view = view
