@@ -92,6 +92,8 @@ class Reading:
         and the hand (``index << 28 | held``: an int key, where a tuple cost an allocation)."""
         self.players = view.players
         self.betas: list[float] = []
+        """Per past play, as ``decisions``: how sharply its seat is read as a counting player
+        (the partner ``BETA``, an opponent ``BETA_OPPONENTS``)."""
         mate = (view.seat + 2) % 4 if view.teams and view.players == 4 else -1
         self.chain: Chain | None = None
         """The walk through likely worlds of one search (``kabes.ai.boards.line``)."""
