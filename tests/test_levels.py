@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import replace
 from random import Random
 
@@ -25,6 +24,7 @@ from kabes.moves import LEFT, RIGHT, Play
 from kabes.results import Ending, HandEnd
 from kabes.tiles import Tile, count, parse_tile
 from kabes.views import View, view
+from listed_worlds import every_world
 
 
 def tiles(text: str) -> list[Tile]:
@@ -486,25 +486,12 @@ def _late_position(seed: int, hidden: int) -> View:
 def _worlds(seen: View) -> dict[tuple[int, ...], float]:
     """Every deal of the unseen tiles that respects counts and voids, with its weight."""
     reading = Reading(seen)
+    own = fastline.mask(seen.hand)
     found: dict[tuple[int, ...], float] = {}
-    pool = [fastline.BIT[t] for t in unseen(seen)]
-
-    def deal(seat: int, left: list[int], hands: list[int]) -> None:
-        if seat == 4:
-            found[tuple(hands)] = reading.weight(hands)
-            return
-        if seat == seen.seat:
-            deal(seat + 1, left, hands)
-            return
-        voids = seen.voids[seat]
-        for chosen in itertools.combinations(left, seen.counts[seat]):
-            tiles_in = fastline.tiles_of(sum(chosen))
-            if any(t.low in voids or t.high in voids for t in tiles_in):
-                continue
-            rest = [t for t in left if t not in chosen]
-            deal(seat + 1, rest, [*hands[:seat], sum(chosen), *hands[seat + 1 :]])
-
-    deal(0, pool, [fastline.mask(seen.hand) if s == seen.seat else 0 for s in range(4)])
+    for world in every_world(seen):
+        others = iter(world[:-1])  # the stock, last, is empty in partnership
+        hands = [own if s == seen.seat else next(others) for s in range(seen.players)]
+        found[tuple(hands)] = reading.weight(hands)
     return found
 
 
