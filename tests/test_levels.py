@@ -405,9 +405,10 @@ def test_a_heavy_tile_kept_back_is_read_as_unlikely_by_both_kinds_of_player(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Seat 1 answered 6-6 with 6-0. Had it held 6-5 too, a heavy-tile player would almost
-    never have done so, and a counting one seldom: read as either, that world is far less
-    likely than one where 6-0 was its only six, and less likely than counting players alone
-    would make it."""
+    never have done so, and a counting one seldom: read as either kind, that world is far
+    less likely than one where 6-0 was its only six, and read as the mix of the two (not
+    knowing which kind seat 1 is) it is as unlikely as one kind finds it at most, and at
+    least as the other does."""
     match = Match("partnership", 4, rng=Random(1))
     match.deal_hand()
     lead = Play(parse_tile("6-6"))
@@ -422,8 +423,10 @@ def test_a_heavy_tile_kept_back_is_read_as_unlikely_by_both_kinds_of_player(
     mixed = weigh(kept_back) / weigh(heaviest)
     monkeypatch.setattr(reading, "COUNTING", 1.0)
     counting_only = weigh(kept_back) / weigh(heaviest)
-    assert mixed < counting_only < 1.0
-    assert mixed < 0.25
+    monkeypatch.setattr(reading, "COUNTING", 0.0)
+    heavy_only = weigh(kept_back) / weigh(heaviest)
+    assert max(counting_only, heavy_only) < 0.25
+    assert min(counting_only, heavy_only) < mixed < max(counting_only, heavy_only)
 
 
 def test_a_light_tile_that_leaves_open_what_the_next_opponent_lacks_is_read_as_a_choice() -> None:

@@ -46,11 +46,14 @@ worlds gave the partner's true tiles less weight than at 0.3 (``bench/reading_tr
 HEAVY: Final = 1.2
 """How sharply a heavy-tile seat prefers each pip more (a tile one pip heavier is about
 three times likelier to be its choice), and a double on equal weight."""
-BETA_OPPONENTS: Final = 1.0
+BETA_OPPONENTS: Final = 3.0
 """The same for the opponents. Sharper than the partner's: with it the worlds give the
-opponents' true tiles more weight (and the partner's too, the hands being dealt together),
-and the expert won 70.6% and 69.1% of hands against skilled where it won 68.3% and 67.4%
-(seeds 2026 and 2027, 200 matches each, 0.06 s of thread CPU a move; docs/levels.md)."""
+opponents' true tiles more weight (and the partner's too, the hands being dealt together; late
+in a hand the log2 gained over blind dealing was +0.42 at 1.0, +0.57 at 3.0), and against
+skilled (seeds 2026 and 2027, 200 matches each, 0.06 s of thread CPU a move; docs/levels.md)
+the expert won 68.3% and 67.4% of hands with the opponents read as the partner, 70.6% and
+69.1% at 1.0, 72.3% and 70.5% at 3.0. At 3.0 a counting opponent is read as sharper than a
+heavy-tile one (whose ``HEAVY`` is 1.2)."""
 COUNTING = 0.5
 """The prior share of counting players; the rest are taken to play their heaviest tile."""
 
