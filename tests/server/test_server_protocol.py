@@ -716,6 +716,16 @@ async def test_openapi_document_lists_the_api(server: Server) -> None:
         assert path in paths, path
 
 
+async def test_every_operation_in_the_openapi_document_has_its_own_id(server: Server) -> None:
+    """A client generator names its functions by operation id: two alike collide."""
+    reply = await server.http.get("/openapi.json")
+    ids = [op["operationId"] for methods in reply.json()["paths"].values()
+           for op in methods.values()]
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    card = await server.http.head("/api/previews/kabes.png")
+    assert card.status_code == 200 and card.headers["content-type"] == "image/png"
+
+
 async def test_every_http_error_body_is_exactly_code_and_message(server: Server) -> None:
     http_error(await server.http.get("/api/no-such-thing"), 404, "not_found")
     http_error(await server.http.delete("/api/guests"), 405, "bad_message")

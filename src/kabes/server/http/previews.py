@@ -55,6 +55,9 @@ from kabes.server.services import STORE_DOWN
 from kabes.server.store.store import Store
 from kabes.words import word
 
+Handler = Callable[..., Awaitable[Response]]
+"""A route's function."""
+
 log = logging.getLogger("kabes.previews")
 
 CARD = "/api/previews/kabes.png"
@@ -257,13 +260,20 @@ def preview_routes(app: FastAPI, previews: Previews) -> None:
         return Response(body, media_type="image/png",
                         headers={"Cache-Control": f"public, max-age={seconds}"})
 
-    @app.api_route(CARD, methods=["GET", "HEAD"], tags=["previews"], response_class=Response)
+    # HEAD answers as GET does; only GET is in the OpenAPI document (one operation id each).
+    def route(path: str) -> Callable[[Handler], Handler]:
+        def register(handler: Handler) -> Handler:
+            app.get(path, tags=["previews"], response_class=Response)(handler)
+            app.head(path, include_in_schema=False, response_class=Response)(handler)
+            return handler
+        return register
+
+    @route(CARD)
     async def card() -> Response:
         """The Kabès card (a private match's, and any link's with nothing to show)."""
         return png(await previews.card_image(), CARD_SECONDS)
 
-    @app.api_route(MATCH_IMAGE, methods=["GET", "HEAD"], tags=["previews"],
-                   response_class=Response)
+    @route(MATCH_IMAGE)
     async def match(code: str) -> Response:
         """A public match at the end of its last finished hand; the card for any other
         code. 429 ``slow_down`` while too many pictures are being drawn."""
@@ -272,8 +282,7 @@ def preview_routes(app: FastAPI, previews: Previews) -> None:
             return png(await previews.card_image(), PLAYER_SECONDS)
         return png(found.image, found.seconds)
 
-    @app.api_route(PLAYER_IMAGE.replace("{player}", "{player:id}"), methods=["GET", "HEAD"],
-                   tags=["previews"], response_class=Response)
+    @route(PLAYER_IMAGE.replace("{player}", "{player:id}"))
     async def player(player: int) -> Response:
         """A player's name and ratings; the card for an id that names nobody."""
         found = await previews.player_image(player)
