@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator
+import hashlib
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from puzzle_samples import sample_puzzles
 from stores import Backend, backend_fixture  # noqa: F401
 
 from kabes.puzzles.model import Puzzle
+from kabes.server.store.puzzles import ANY_VARIANT, choose_daily
 from kabes.server.store.store import Store
 
 PUBLIC_FIELDS = {"id", "variant", "players", "options", "seat", "view", "moves", "date"}
@@ -101,6 +103,54 @@ async def test_two_first_asks_at_once_keep_one_daily_puzzle(
     finally:
         await first.close()
         await second.close()
+
+
+class Interleaved:
+    """A connection that runs ``between`` once, right after its first statement: another
+    process's commit landing between two statements of one transaction."""
+
+    def __init__(self, conn: Any, between: Callable[[], Awaitable[object]]) -> None:
+        self.conn = conn
+        self.between: Callable[[], Awaitable[object]] | None = between
+
+    async def execute(self, *args: Any, **kwargs: Any) -> Any:
+        result = await self.conn.execute(*args, **kwargs)
+        if self.between is not None:
+            between, self.between = self.between, None
+            await between()
+        return result
+
+
+async def test_a_day_kept_elsewhere_between_counting_and_picking_still_gets_a_puzzle(
+        backend: Backend, samples: list[Puzzle]) -> None:
+    # The choice counts the puzzles not yet daily ones, then picks the n-th; another
+    # process keeping another day's puzzle between the two leaves one fewer. With the date
+    # whose n is the last, the pick would run past the end: it counts again instead, and
+    # still picks a puzzle not yet a daily one (CI once saw a first ask get nothing).
+    here, elsewhere = Store(backend.url), Store(backend.url)
+    await here.open()
+    await elsewhere.open()
+    try:
+        await here.puzzles.add(samples)
+        left = len(samples)
+        day = next(d for d in (f"2032-{m:02d}-{n:02d}" for m in range(1, 13)
+                               for n in range(1, 29))
+                   if int.from_bytes(hashlib.sha256(f"{d}/{ANY_VARIANT}".encode())
+                                     .digest()[:8], "big") % left == left - 1)
+        kept: list[str] = []
+
+        async def keep_another_day() -> None:
+            other = await elsewhere.puzzles.daily("2032-12-31", None)
+            assert other is not None
+            kept.append(other[0])
+
+        async with here.engine.begin() as conn:
+            pick = await choose_daily(Interleaved(conn, keep_another_day), day, ANY_VARIANT)
+        assert kept, "the other day was kept between the two statements"
+        assert pick in {p.key for p in samples} and pick != kept[0]
+    finally:
+        await here.close()
+        await elsewhere.close()
 
 
 async def test_two_first_tries_at_once_count_once_and_tries_of_two_puzzles_both_count(

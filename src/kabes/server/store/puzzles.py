@@ -15,7 +15,9 @@ Races, all settled by the database rather than by this process (a cluster shares
   primary key (day, variant), then reads the row back. Two first asks at once may choose
   differently (a puzzle stored between them), but only one row can exist: the later insert
   waits for the earlier (PostgreSQL's unique index; SQLite's one writer), does nothing, and
-  its read finds the earlier's choice. Everyone gets the one row.
+  its read finds the earlier's choice. Everyone gets the one row. The choice itself counts
+  and then picks, two statements another first ask can commit between (``choose_daily``
+  counts again when its pick found nothing).
 - **The starter set** (``seed``): a store with no puzzles is given the shipped set
   (kabes.puzzles.starter) when a server starts. Two processes starting at once on one new
   store may both find it empty and both insert the set; each row is *inserted or ignored*
@@ -55,6 +57,9 @@ DIFFICULTY_MU = 1.0
 guess at its rating, which the first tries then correct."""
 AT_ONCE = 500
 """Puzzles inserted in one statement."""
+RECOUNTS = 8
+"""How many times a daily choice counts again when the puzzles it counted changed before
+its pick (see ``choose_daily``) before it chooses among all puzzles instead."""
 
 
 class Storable(Protocol):
@@ -156,7 +161,7 @@ class PuzzleStore:
         async with self.engine.begin() as conn:
             chosen = await self._day_of(conn, day, slot)
             if chosen is None:
-                pick = await _choose(conn, day, slot)
+                pick = await choose_daily(conn, day, slot)
                 if pick is None:
                     return None
                 await conn.execute(
@@ -256,23 +261,34 @@ class PuzzleStore:
         return None if found is None else bool(found)
 
 
-async def _choose(conn: AsyncConnection, day: str, slot: str) -> str | None:
+async def choose_daily(conn: AsyncConnection, day: str, slot: str) -> str | None:
     """The puzzle a first ask of ``day`` in ``slot`` chooses: the same whoever asks, from
     the date, the slot and the puzzles stored: one not yet a daily puzzle of this slot if
-    any is left (else any), the n-th by key, n from the SHA-256 of the date and slot."""
+    any is left (else any), the n-th by key, n from the SHA-256 of the date and slot.
+
+    The count and the pick are two statements, and on PostgreSQL (READ COMMITTED) each sees
+    the commits made before it began: a first ask of another day of this slot committing
+    between them takes one puzzle out of those not yet daily ones, and the pick's offset can
+    then run past the end. Such a pick finds nothing and is counted again (CI once saw a
+    first ask answer no puzzle at all this way); puzzles are never removed, so the set only
+    shrinks by days kept elsewhere, and each retry needs another such commit in between.
+    """
     base = sa.select(puzzles.c.id)
     if slot != ANY_VARIANT:
         base = base.where(puzzles.c.variant == slot)
     used = sa.select(puzzle_days.c.puzzle).where(puzzle_days.c.variant == slot,
                                                  puzzle_days.c.puzzle == puzzles.c.id)
+    seed = int.from_bytes(hashlib.sha256(f"{day}/{slot}".encode()).digest()[:8], "big")
     for query in (base.where(~used.exists()), base):
-        count = int((await conn.execute(
-            sa.select(sa.func.count()).select_from(query.subquery()))).scalar_one())
-        if count:
-            seed = int.from_bytes(hashlib.sha256(f"{day}/{slot}".encode()).digest()[:8], "big")
+        for _ in range(RECOUNTS):
+            count = int((await conn.execute(
+                sa.select(sa.func.count()).select_from(query.subquery()))).scalar_one())
+            if not count:
+                break
             found = (await conn.execute(
                 query.order_by(puzzles.c.id).offset(seed % count).limit(1))).scalar()
-            return None if found is None else str(found)
+            if found is not None:
+                return str(found)
     return None
 
 
