@@ -190,3 +190,41 @@ def test_a_players_page_charts_the_history_and_says_each_matchs_outcome(
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def test_the_rankings_card_shows_the_variant_picked_last_whatever_order_the_answers_come_in(
+    tmp_path: Path, new_page: Any, js_errors: list[str]
+) -> None:
+    # The card asks for its first variant as it opens; a player who picks another at once
+    # can get the second answer first. The first, answered late, must not fill the table.
+    with ThreadPoolExecutor(1) as aside:  # Playwright's loop holds this thread
+        anne, _ = aside.submit(asyncio.run, fill(tmp_path / "web.db")).result()
+    proc, base = start_server(tmp_path)
+    try:
+        page = new_page()
+        held: list[Any] = []
+
+        def hold_the_first(route: Any) -> None:
+            if held:
+                route.continue_()
+            else:
+                held.append(route)  # answered below, after the pick's answer is shown
+
+        page.route("**/api/rankings/**", hold_the_first)
+        register(page, base, "Mireille")
+        page.wait_for_function("() => document.querySelector('#rank-variant') !== null")
+        assert held and "/api/rankings/haitian" not in held[0].request.url
+        page.select_option("#rank-variant", "haitian")
+        page.wait_for_selector(f".rank-table a[data-player='{anne}']")
+        with page.expect_response(lambda reply: reply.url == held[0].request.url):
+            held[0].continue_()
+        page.wait_for_timeout(500)  # the late answer read and, before the fix, shown
+        assert page.locator(f".rank-table a[data-player='{anne}']").count() == 1, (
+            "the table shows the variant picked last")
+        assert js_errors == []
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()

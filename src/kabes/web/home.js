@@ -249,10 +249,15 @@ const RANKED_AFTER_HANDS = 10;
 
 function rankingsCard(card, list, nav) {
   const table = h("div", { class: "rank-table" });
+  // Answers can come back out of order (the first variant's, asked as the card opens, after
+  // the one picked next): only the answer to the latest pick fills the table.
+  let asked = 0;
   const load = async (variant) => {
+    const mine = ++asked;
     clear(table).append(h("p", { class: "loading" }, t("loading")));
     try {
       const data = await api.rankings(variant);
+      if (mine !== asked) return;
       clear(table);
       if (!data.rows.length) {
         table.append(h("p", { class: "hint-text" }, t("home.no_rankings")));
@@ -264,7 +269,7 @@ function rankingsCard(card, list, nav) {
           h("td", { class: "num" }, String(i + 1)), h("td", {}, playerLink(r, r.name)), h("td", { class: "num" }, String(Math.round(r.rating))),
           h("td", { class: "num" }, `${r.matches_won}/${r.matches}`))))));
     } catch (e) {
-      clear(table).append(h("p", { class: "error" }, errorText(e.code, e.message)));
+      if (mine === asked) clear(table).append(h("p", { class: "error" }, errorText(e.code, e.message)));
     }
   };
   const people = list.filter((v) => v.id);

@@ -42,15 +42,21 @@ export async function rankingsPage(root, variant, nav) {
     title.textContent = `${t("home.rankings")} · ${variantName(variant, v?.title ?? variant)}`;
   }).catch(() => {});
 
+  // Pages asked one after another can be answered out of order: only the answer to the
+  // latest ask is shown.
+  let asked = 0;
   const show = async (n, { toMe = false, first: opening = false } = {}) => {
+    const ask = ++asked;
     let data;
     try {
       data = await api.rankings(variant, n);
     } catch (e) {
+      if (ask !== asked) return;
       clear(list).append(h("p", { class: "error" }, errorText(e.code, e.message)));
       clear(pager);
       return;
     }
+    if (ask !== asked) return;
     const url = n === 1 ? location.pathname : `${location.pathname}?page=${n}`;
     history.replaceState(history.state, "", url);
     drawMe(data.me ?? null);
