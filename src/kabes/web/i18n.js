@@ -53,8 +53,13 @@ export function preferredLang(stored) {
   return "en";
 }
 
+let asked = 0;
+
 export async function setLang(lang) {
+  // Two quick picks can load out of order: only the latest pick's words are put in place.
+  const ask = ++asked;
   const [table, english] = await Promise.all([load(lang), load("en")]);
+  if (ask !== asked) return;
   current = lang;
   strings = table;
   fallback = english;
