@@ -60,6 +60,8 @@ class Leaky:
     def shared(self, part: object) -> object:
         return part
 
+    hole = None
+
 
 def test_the_leak_check_finds_a_tile_a_seat_may_not_see() -> None:
     played = play_match("plaza", 2, {}, 3, Leaky(6))

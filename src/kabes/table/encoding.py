@@ -29,6 +29,20 @@ class Encoder(Protocol):
         can splice bytes in): what a message's ``Part`` field may hold."""
         ...
 
+    @property
+    def hole(self) -> object | None:
+        """A part that :meth:`encode` writes as the one byte :data:`HOLE`, a byte it writes
+        nowhere else; None where the encoder has no such part. With it, the messages of one
+        change that differ only in a few fields (every seat's update) are encoded once with
+        holes in those fields, and each is that message's bytes with its own fields' bytes
+        put in the holes (``kabes.table.outbox.updates``)."""
+        ...
+
+
+HOLE = b"\x00"
+"""The byte an encoder's ``hole`` is written as: NUL, which JSON never writes bare (inside a
+string it is the escape ``\\u0000``), so it cannot come from any value a message holds."""
+
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -58,6 +72,11 @@ class JsonEncoder:
     def shared(self, part: object) -> object:
         """``part`` itself: ``json`` has no way to splice in bytes already written."""
         return part
+
+    @property
+    def hole(self) -> object | None:
+        """None: ``json`` has no way to splice in bytes, so every message is written whole."""
+        return None
 
 
 JSON = JsonEncoder()

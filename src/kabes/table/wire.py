@@ -221,7 +221,7 @@ def _shared_traits(encoder: Encoder, variant: str, players: int) -> object:
     return found
 
 
-def _with_own(values: list[Any], seat: int | None, hand: list[str], legal: list[str],
+def with_own(values: list[Any], seat: int | None, hand: list[str], legal: list[str],
               forced_lead: str | None) -> ViewMessage:
     """The VIEW of ``values`` (:func:`_view_values`) with another seat's own fields."""
     values = values.copy()
@@ -241,12 +241,30 @@ def view_messages(
 ) -> list[ViewMessage]:
     """Every seat's VIEW at one moment (``first``, ``owns``: kabes.views.views_of), built
     once: seat 0's in full, each other's from it with that seat's own fields (its seat, tiles
-    and moves, and the forced lead, named to the leader only) from its own part. With
-    ``encoder``, the largest parts they share (:data:`SHARED_AT`, the options, the traits)
-    are prepared for it once (``Encoder.shared``: encoded once, at the server), for views
-    that are encoded by it, and by nothing else. ``lasting``: what is kept from one change
-    of the table to the next (``TableState.memo``: the options, which last a match; not the
-    parts of one change, which would outlive it there)."""
+    and moves, and the forced lead, named to the leader only) from its own part. ``encoder``
+    and ``lasting`` as :func:`view_values`."""
+    values = view_values(first, clock, pause, encoder, lasting)
+    out = [ViewMessage(*values)]
+    for own in owns[1:]:
+        seat, hand, legal, forced_lead = own_fields(first, own)
+        out.append(with_own(values, seat, hand, legal, forced_lead))
+    return out
+
+
+def view_values(
+    first: View,
+    clock: Clock | None,
+    pause: Pause | None,
+    encoder: Encoder | None = None,
+    lasting: dict[str, Any] | None = None,
+) -> list[Any]:
+    """The fields of ``first``'s VIEW, in order, as every seat's view at that moment shares
+    them but for the seat's own (:data:`OWN_AT`, :func:`own_fields`). With ``encoder``, the
+    largest parts they share (:data:`SHARED_AT`, the options, the traits) are prepared for it
+    once (``Encoder.shared``: encoded once, at the server), for views that are encoded by it,
+    and by nothing else. ``lasting``: what is kept from one change of the table to the next
+    (``TableState.memo``: the options, which last a match; not the parts of one change, which
+    would outlive it there)."""
     lasting = {} if lasting is None else lasting
     values = _view_values(first, clock, pause, {}, lasting)
     if encoder is not None:
@@ -257,16 +275,30 @@ def view_messages(
         values[OPTIONS_AT] = reuse(lasting, "shared_options", (options, encoder),
                                    lambda: encoder.shared(options))
         values[TRAITS_AT] = _shared_traits(encoder, first.variant, first.players)
-    out = [ViewMessage(*values)]
-    for own in owns[1:]:
-        out.append(_with_own(
-            values,
-            own.seat,
-            [str(t) for t in own.hand],
-            [move_text(m) for m in own.legal],
-            _forced_lead(first.forced_lead, own.seat, first.leader),
-        ))
-    return out
+    return values
+
+
+def own_fields(first: View, own: Own) -> tuple[int | None, list[str], list[str], str | None]:
+    """A seat's own fields of its VIEW (:data:`OWN_AT`, in order), from seat 0's whole view
+    and that seat's own part (kabes.views.views_of): its seat, tiles and moves, and the
+    forced lead, which only the leader is told."""
+    return (own.seat, [str(t) for t in own.hand], [move_text(m) for m in own.legal],
+            _forced_lead(first.forced_lead, own.seat, first.leader))
+
+
+def holed_view(values: list[Any], hole: object) -> ViewMessage:
+    """The VIEW of ``values`` (:func:`view_values`) with ``hole`` in each of a seat's own
+    fields (:data:`OWN_AT`): nothing of any seat's own, to be filled per seat
+    (``Encoder.hole``)."""
+    values = values.copy()
+    for at in OWN_AT:
+        values[at] = hole
+    return ViewMessage(*values)
+
+
+def watcher_view_of(values: list[Any]) -> ViewMessage:
+    """:func:`watcher_view` from the fields of a view (:func:`view_values`)."""
+    return with_own(values, None, [], [], None)
 
 
 def watcher_view(seat_view: ViewMessage) -> ViewMessage:
@@ -274,7 +306,7 @@ def watcher_view(seat_view: ViewMessage) -> ViewMessage:
     without what is that seat's own (``kabes.views.OWN_FIELDS``: the seat, its tiles, its
     moves) and without the forced lead, which only the leader is told. What is left is what
     every seat is shown alike, so a watcher sees no tile a seat would not show the table."""
-    return _with_own([getattr(seat_view, name) for name in VIEW_FIELDS], None, [], [], None)
+    return with_own([getattr(seat_view, name) for name in VIEW_FIELDS], None, [], [], None)
 
 
 def _forced_lead(tile: Tile | None, seat: int | None, leader: int | None) -> str | None:

@@ -20,6 +20,7 @@ from typing import Annotated, Any, Final, TypeVar
 import msgspec
 
 from kabes.table.creation import NewTable
+from kabes.table.encoding import HOLE
 from kabes.table.messages import (
     Ack,
     Clock,
@@ -353,6 +354,15 @@ class MsgspecEncoder:
     def shared(self, part: object) -> object:
         """``part`` encoded once, as :data:`Raw`."""
         return Raw(_encoder.encode(part))
+
+    @property
+    def hole(self) -> object | None:
+        """``Raw(HOLE)``: msgspec splices a raw part in as it is, and writes a NUL in any
+        string as ``\\u0000``, so a NUL in its output is a hole and nothing else."""
+        return _HOLE
+
+
+_HOLE: Final = Raw(HOLE)
 
 
 MSGSPEC = MsgspecEncoder()
