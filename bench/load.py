@@ -16,11 +16,13 @@ machine) and the load average. After the flat-out lines (the second not with
 ``--no-floor``):
 
       server CPU per move: X ms = D dominoes-hands (dominoes 6.1.0 R hands per CPU-second,
-        this run) = Y fastline hands (fastline Z hands per CPU-second, this run)
+        this run: P before, Q after) = Y fastline hands (fastline Z hands per CPU-second,
+        this run)
     floor: bare server on the same stack, CPU A ms a move; kabes X ms = R times the floor
 
 - The server's CPU per move is also given in machine-free units: the CPU time of that many
-  random hands of `dominoes` 6.1.0 (bench/playout.py's yardstick, a third party's speed), and
+  random hands of `dominoes` 6.1.0 (bench/playout.py's yardstick, a third party's speed;
+  measured before the run and after it, R their mean), and
   of random partnership hands on the engine's playout path (bench/playout.py's ``kabes
   fastline``, which compiling it moves), each measured here for ``--fastline-seconds``.
 - The floor: bench/floor.py, a bare server on the same stack (uvicorn, websockets-sansio,
@@ -1238,6 +1240,9 @@ def main() -> None:
             if best.error_kinds:
                 lines.append(f"  errors by kind (whole run): {dict(best.error_kinds)}")
         if args.mode in ("flat", "both"):
+            # The yardstick on both sides of the run: the machine's speed drifts (a shared
+            # host), and the mean of the two is nearer the speed the window ran at.
+            before = dominoes_rate(args.fastline_seconds)
             flat = flat_out(args, folder)
             lines.append(
                 f"flat out: {flat.moves_per_second:.0f} durable moves per second, "
@@ -1247,11 +1252,13 @@ def main() -> None:
                 lines.append(f"  errors by kind (whole run): {dict(flat.error_kinds)}")
             ms = cpu_per_move(flat)
             rate = fastline_rate(args.fastline_seconds)
-            theirs = dominoes_rate(args.fastline_seconds)
+            after = dominoes_rate(args.fastline_seconds)
+            theirs = (before + after) / 2
             lines.append(f"  server CPU per move: {ms:.2f} ms = {ms / 1000 * theirs:.2f} "
                          f"dominoes-hands (dominoes 6.1.0 {theirs:.0f} hands per CPU-second, "
-                         f"this run) = {ms / 1000 * rate:.1f} fastline hands (fastline "
-                         f"{rate:.0f} hands per CPU-second, this run)")
+                         f"this run: {before:.0f} before, {after:.0f} after) = "
+                         f"{ms / 1000 * rate:.1f} fastline hands (fastline {rate:.0f} hands per "
+                         f"CPU-second, this run)")
             if args.floor:
                 lines.extend(floor_lines(args, folder, flat))
         if args.mode == "tournament":
