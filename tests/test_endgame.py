@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 from random import Random
+from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kabes.ai import endgame, fastline
-from kabes.ai.expert import value
+from kabes.ai.boards import line
+from kabes.ai.expert import search, value
+from kabes.ai.skilled import Skilled
 from kabes.line_hand import LineHand
 from kabes.match import Match
 from kabes.moves import Play
 from kabes.results import Ending
 from kabes.rules import MatchState, Rules
 from kabes.tiles import Tile, parse_tile
+from kabes.views import View, view
 
 TWO_SIDED = [
     ("partnership", 4),
@@ -118,3 +123,74 @@ def _two_hands() -> list[list[Tile]]:
         [parse_tile(t) for t in ["6-5", "5-4", "4-3", "3-2", "2-1", "1-0"]],
         [parse_tile(t) for t in ["6-4", "5-3", "4-2", "3-1", "2-0", "6-1"]],
     ]
+
+
+def _late_view(seed: int) -> View:
+    """Seat 0's first choice, in a partnership hand of skilled players, once every hand
+    holds few enough tiles for the exact search (``endgame.TILES`` after the move)."""
+    match = Match("partnership", 4, rng=Random(seed))
+    match.deal_hand()
+    players = [Skilled(Random(seed + s)) for s in range(4)]
+    while match.hand_in_progress:
+        seat = match.turn
+        assert seat is not None
+        seen = view(match, seat)
+        if seat == 0 and sum(seen.counts) - 1 <= endgame.TILES and len(seen.legal) > 1:
+            return seen
+        match.apply(seat, players[seat].choose(seen))
+    raise AssertionError(f"seed {seed}: the hand ended before the position was reached")
+
+
+def _solves(monkeypatch: pytest.MonkeyPatch, gives_up: bool = False) -> list[tuple[int, ...]]:
+    """Every exact search the line's worlds ask for, recorded (hands, ends, seat to move);
+    with ``gives_up`` each answers that it gave up."""
+    calls: list[tuple[int, ...]] = []
+    solve = endgame.solve
+
+    def recorded(
+        hands: list[int], left: int, right: int, turn: int, *rest: Any
+    ) -> fastline.BitEnd | None:
+        calls.append((*hands, left, right, turn))
+        return None if gives_up else solve(hands, left, right, turn, *rest)
+
+    monkeypatch.setattr(line.endgame, "solve", recorded)
+    return calls
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_world_searched_exactly_is_searched_once_in_a_move(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Late in a hand the walk through likely worlds meets the same world again and again
+    (most of its steps are refused there); an exact search plays no chances, so a world met
+    again is looked up, not searched again: no search is asked for twice."""
+    seen = _late_view(seed)
+    calls = _solves(monkeypatch)
+    worlds = 400
+    search(seen, list(seen.legal), seed, 60.0, worlds)
+    assert len(calls) == len(set(calls))
+    assert len(calls) < worlds * len(seen.legal)  # worlds were met again, and looked up
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_looking_up_a_world_searched_before_changes_no_value(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same search with every world searched afresh values every move the same."""
+    seen = _late_view(seed)
+    remembered = search(seen, list(seen.legal), seed, 60.0, 300)
+    forgetting = property(lambda self: {}, lambda self, value: None)
+    monkeypatch.setattr(line.LineTactics, "_solved", forgetting)
+    assert search(seen, list(seen.legal), seed, 60.0, 300) == remembered
+
+
+def test_a_world_whose_exact_search_gave_up_is_not_remembered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A world whose search gave up was played out at random, one chance among many: met
+    again, it is searched (and played out) again."""
+    seen = _late_view(1)
+    calls = _solves(monkeypatch, gives_up=True)
+    worlds = 200
+    search(seen, list(seen.legal), 1, 60.0, worlds)
+    assert len(calls) == worlds * len(seen.legal)

@@ -48,6 +48,9 @@ class LineTactics(Tactics):
     _dealer: BitDealer | None = None
     """The worlds of the search under way (one search at a time per process): recognised by
     the view and the unseen tiles it is given, the same objects for every world of a search."""
+    _solved: dict[tuple[int, ...], Searched] | None = None
+    """The worlds of the search under way already searched exactly, by their hands: see
+    :meth:`play_world`."""
 
     def follow(self, view: View, move: Play) -> int:
         """How many of the other tiles in hand would fit the ends this move leaves."""
@@ -72,6 +75,7 @@ class LineTactics(Tactics):
         dealer = self._dealer
         if dealer is None or dealer.pool is not pool or dealer.view is not view:
             dealer = self._dealer = BitDealer(view, pool, fastline.BITS)
+            self._solved = {}
         if reading is None:
             masks, bits = dealer.deal(rng)
         else:
@@ -86,26 +90,40 @@ class LineTactics(Tactics):
         assert leader is not None
         teams = view.teams and get_rules(view.variant).counts_by_party
         valued = playout.valued
-        exact = None if valued is None else _exact(view, bits, valued, leader, teams)
+        gave_up = [0]
+        exact = None if valued is None else _exact(view, bits, valued, leader, teams, gave_up)
+        solved = self._solved
+        key = tuple(masks)
+        if exact is not None and solved is not None:
+            # A world searched exactly comes out the same every time (the search plays no
+            # chances), and the walk through likely worlds meets the same world again and
+            # again late in a hand (half to three quarters of its steps are refused there):
+            # its ends are looked up, not searched again.
+            known = solved.get(key)
+            if known is not None:
+                return known
         ends = [
             fastline.finish_after(
                 list(masks), view.ends, view.seat, move, bits, rng.random, playout.greedy, exact
             )
             for move in playout.moves
         ]
-        return Searched(
+        searched = Searched(
             [fastline.summary(end, leader, teams) for end in ends],
             lambda i: fastline.hand_end(ends[i], leader),
         )
+        if exact is not None and solved is not None and not gave_up[0]:
+            solved[key] = searched  # a world whose search gave up was played out at random
+        return searched
 
 
 def _exact(
-    view: View, stock: list[int], valued: Valued, leader: int, teams: bool
+    view: View, stock: list[int], valued: Valued, leader: int, teams: bool, gave_up: list[int]
 ) -> fastline.Exact | None:
     """The exact search of the rest of the hand, where it is sound and worth its cost: with
     the stock empty (a world's stock order is a guess that exact play would trust), at most
     ``endgame.TILES`` tiles in hand after the move, and two sides (each side's gain is the
-    other's loss)."""
+    other's loss). Each search that gives up is counted in ``gave_up[0]``."""
     if view.stock or sum(view.counts) - 1 > endgame.TILES:
         return None
     if not (view.teams or view.players == 2):
@@ -118,7 +136,10 @@ def _exact(
     def exact(
         hands: list[int], left: int, right: int, turn: int, last: int
     ) -> fastline.BitEnd | None:
-        return endgame.solve(hands, left, right, turn, stock, last, ours, worth)
+        end = endgame.solve(hands, left, right, turn, stock, last, ours, worth)
+        if end is None:
+            gave_up[0] += 1
+        return end
 
     return exact
 
