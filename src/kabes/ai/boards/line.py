@@ -92,9 +92,9 @@ class LineTactics(Tactics):
         valued = playout.valued
         gave_up = [0]
         exact = None if valued is None else _exact(view, bits, valued, leader, teams, gave_up)
-        solved = self._solved
+        solved = None if exact is None else self._solved
         key = tuple(masks)
-        if exact is not None and solved is not None:
+        if solved is not None:
             # A world searched exactly comes out the same every time (the search plays no
             # chances), and the walk through likely worlds meets the same world again and
             # again late in a hand (half to three quarters of its steps are refused there):
@@ -112,7 +112,7 @@ class LineTactics(Tactics):
             [fastline.summary(end, leader, teams) for end in ends],
             lambda i: fastline.hand_end(ends[i], leader),
         )
-        if exact is not None and solved is not None and not gave_up[0]:
+        if solved is not None and not gave_up[0]:
             solved[key] = searched  # a world whose search gave up was played out at random
         return searched
 
