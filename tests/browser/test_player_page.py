@@ -213,6 +213,12 @@ def test_the_rankings_card_shows_the_variant_picked_last_whatever_order_the_answ
         page.route("**/api/rankings/**", hold_the_first)
         register(page, base, "Mireille")
         page.wait_for_function("() => document.querySelector('#rank-variant') !== null")
+        # The card may be drawn before its request reaches the route: Playwright hands the
+        # route over on its own loop, which turns while this thread waits on the page.
+        for _ in range(250):
+            if held:
+                break
+            page.wait_for_timeout(20)
         assert held and "/api/rankings/haitian" not in held[0].request.url
         page.select_option("#rank-variant", "haitian")
         page.wait_for_selector(f".rank-table a[data-player='{anne}']")
