@@ -80,6 +80,11 @@ def tap_first_move(page: Any, puzzle: Puzzle) -> str:
     return move
 
 
+def number(page: Any, n: int, lang: str) -> str:
+    """``n`` as the page writes it in ``lang`` (Intl's digits and grouping)."""
+    return str(page.evaluate("([n, l]) => new Intl.NumberFormat(l).format(n)", [n, lang]))
+
+
 def no_sideways_scroll(page: Any) -> bool:
     return bool(page.evaluate(
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"))
@@ -122,18 +127,15 @@ def test_the_daily_puzzle_is_played_by_a_tap_answered_with_its_proof_and_followe
             page.wait_for_selector(verdict)
             said = page.locator(".feedback").inner_text()
             assert say["puzzle.right" if puzzle.solves(move) else "puzzle.wrong"] in said
-            deals = page.evaluate("([n, l]) => new Intl.NumberFormat(l).format(n)",
-                                  [puzzle.proof.deals, lang])
             if puzzle.proof.deals > 1:
-                assert deals in said, said
+                assert number(page, puzzle.proof.deals, lang) in said, said
             for other in puzzle.proof.moves:
                 if other.behind:
                     # How far it falls behind, always; in how many deals, when there are
                     # several (a one-deal proof says "loses 34", not "in 1 of 1 deals").
                     shown = [other.most_behind] + ([other.behind] if puzzle.proof.deals > 1 else [])
                     for n in shown:
-                        assert page.evaluate("([n, l]) => new Intl.NumberFormat(l).format(n)",
-                                             [n, lang]) in said, said
+                        assert number(page, n, lang) in said, said
             check_screen(page, f"puzzle-answer-{lang}")
 
             page.click("[data-action=puzzle-next]")
