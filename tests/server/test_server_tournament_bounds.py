@@ -34,7 +34,10 @@ async def server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
 
 def client(server: ServerProcess) -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=server.base, trust_env=False, timeout=60.0,
-                             limits=httpx.Limits(max_connections=16))
+                             # Idle connections are dropped before uvicorn's 5 s keep-alive
+                             # ends them, so none is reused as the server closes it (CI saw
+                             # that race as an httpx.ReadError on a slow machine).
+                             limits=httpx.Limits(max_connections=16, keepalive_expiry=2.0))
 
 
 async def guests(http: httpx.AsyncClient, count: int) -> list[tuple[int, str]]:

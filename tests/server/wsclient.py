@@ -29,6 +29,10 @@ from websockets.exceptions import ConnectionClosed
 HOST = "127.0.0.1"
 WAIT = 15.0
 """Seconds a test waits for a message or for the server before failing."""
+START_WAIT = 60.0
+"""How long a new server may take to answer /healthz: a bound for one that hangs, not an
+expectation (a fresh clone's first start compiles every module's bytecode, and CI once saw a
+slow machine take more than 15 s)."""
 KABES = Path(sys.executable).with_name("kabes")
 
 
@@ -68,7 +72,7 @@ class ServerProcess:
                 self.argv(), stdout=out, stderr=err, stdin=subprocess.DEVNULL,
                 cwd=self.folder, start_new_session=True,
             )
-        deadline = time.monotonic() + WAIT
+        deadline = time.monotonic() + START_WAIT
         async with httpx.AsyncClient(base_url=self.base, trust_env=False) as http:
             while True:
                 if self.process.poll() is not None:
@@ -78,7 +82,7 @@ class ServerProcess:
                     if (await http.get("/healthz", timeout=1.0)).status_code == 200:
                         return
                 if time.monotonic() > deadline:
-                    raise AssertionError(f"kabes serve did not answer in {WAIT} s: "
+                    raise AssertionError(f"kabes serve did not answer in {START_WAIT} s: "
                                          f"{self.log_tail()}")
                 await asyncio.sleep(0.02)
 
