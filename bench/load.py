@@ -12,7 +12,9 @@ a new one for the same people), and prints:
     watchers: N tables, M watchers, p99 X ms, errors E
 
 then, on lines of their own, the CPU the clients and the server used (they share the
-machine) and the load average. After the flat-out lines (the second not with
+machine), the load average, the store's group commits, and the server's CPU a move by
+thread (``server threads: event loop X ms a move, store Y, other Z``: the event loop is the
+process's first thread, the store's writer is told by the name it gives itself for the OS). After the flat-out lines (the second not with
 ``--no-floor``):
 
       server CPU per move: X ms = D dominoes-hands (dominoes 6.1.0 R hands per CPU-second,
@@ -95,6 +97,8 @@ import msgspec
 import psutil  # type: ignore[import-untyped]
 from websockets.asyncio.client import ClientConnection, connect
 
+from kabes.server.store.file_writer import THREAD_NAME as STORE_THREAD
+
 HOST = "127.0.0.1"
 TARGET_P99_MS = 100.0
 SETUP_CONCURRENCY = 24
@@ -165,6 +169,28 @@ class Server:
         """CPU seconds used by the server process so far."""
         times = self.ps.cpu_times()
         return float(times.user + times.system)
+
+    def thread_cpu(self) -> dict[str, float]:
+        """CPU seconds used so far by the server's threads, by kind: the event loop (the
+        process's first thread), the store's writer (named for the OS as
+        ``kabes.server.store.file_writer.THREAD_NAME``) and the rest (aiosqlite's readers,
+        the executor's). Empty where the threads cannot be read."""
+        kinds = {"event loop": 0.0, "store": 0.0, "other": 0.0}
+        try:
+            threads = self.ps.threads()
+        except psutil.Error:
+            return {}
+        for thread in threads:
+            if thread.id == self.ps.pid:
+                kind = "event loop"
+            else:
+                try:
+                    name = Path(f"/proc/{self.ps.pid}/task/{thread.id}/comm").read_text()
+                except OSError:
+                    name = ""
+                kind = "store" if name.strip() == STORE_THREAD else "other"
+            kinds[kind] += thread.user_time + thread.system_time
+        return kinds
 
     def workers_cpu(self) -> float:
         """CPU seconds used by the server's computer workers so far."""
@@ -866,6 +892,8 @@ class Measure:
     watch_p99: float = float("nan")
     """ms from a move sent to every watcher of its table having its update (watchers)."""
     watch_samples: int = 0
+    thread_cpu: dict[str, float] = field(default_factory=dict)
+    """The server's CPU seconds over the window by thread (``Server.thread_cpu``)."""
 
 
 def measure(server: Server, clients: Clients, seconds: float, errors_before: int) -> Measure:
@@ -873,6 +901,7 @@ def measure(server: Server, clients: Clients, seconds: float, errors_before: int
     clients.collect()
     store0 = server.store_counts()
     cpu0, workers0 = server.cpu(), server.workers_cpu()
+    threads0 = server.thread_cpu()
     spy = server.profile(seconds)
     start = time.monotonic()
     time.sleep(seconds)
@@ -881,6 +910,8 @@ def measure(server: Server, clients: Clients, seconds: float, errors_before: int
         spy.wait(30)
     window = clients.collect()
     cpu, workers = server.cpu() - cpu0, server.workers_cpu() - workers0
+    threads1 = server.thread_cpu()
+    threads = {kind: threads1[kind] - threads0[kind] for kind in threads1 if kind in threads0}
     commits, entries, committing = (b - a for a, b in zip(store0, server.store_counts(),
                                                           strict=True))
     timed = [(at, lat) for lat, at in zip(window.latency, window.at, strict=True)
@@ -903,6 +934,7 @@ def measure(server: Server, clients: Clients, seconds: float, errors_before: int
         frames_per_move=window.frames / max(1, len(window.acks)),  # both since the last collect
         bytes_per_move=window.frame_bytes / max(1, len(window.acks)),
         watch_p99=percentile(watched, 0.99), watch_samples=len(watched),
+        thread_cpu=threads,
     )
 
 
@@ -921,7 +953,18 @@ def cpu_line(m: Measure) -> str:
             f"load average {os.getloadavg()[0]:.2f}\n"
             f"  store: {m.commits / m.seconds:.0f} group commits a second, "
             f"{m.entries / max(1.0, m.commits):.1f} entries each, "
-            f"{m.committing * 1000 / max(1.0, m.commits):.2f} ms each")
+            f"{m.committing * 1000 / max(1.0, m.commits):.2f} ms each"
+            + threads_line(m))
+
+
+def threads_line(m: Measure) -> str:
+    """Where the server's CPU went by thread, per durable move (empty if not read)."""
+    if not m.thread_cpu:
+        return ""
+    moves = max(1.0, m.moves_per_second * m.seconds)
+    return "\n  server threads: " + ", ".join(
+        f"{kind} {seconds * 1e3 / moves:.3f} ms a move ({seconds / max(1e-9, m.server_cpu):.0%})"
+        for kind, seconds in m.thread_cpu.items())
 
 
 def split(tables: int, computer_share: float) -> tuple[int, int]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -27,6 +28,7 @@ from stores import Backend, backend_fixture, db_url_fixture, store_fixture  # no
 import kabes
 from kabes.records import filled
 from kabes.server.common.metrics import Metrics
+from kabes.server.store.file_writer import THREAD_NAME
 from kabes.server.store.schema import metadata, players, table_events
 from kabes.server.store.store import MIGRATIONS, Store, StoreError
 from kabes.server.table.actor import Table
@@ -128,6 +130,23 @@ async def test_append_returns_only_once_another_connection_sees_the_entry(
                     .order_by(table_events.c.seq)
                 )).scalars().all()
             assert kept == list(range(1, seq + 1))
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="no /proc: not Linux")
+async def test_the_sqlite_writer_thread_carries_its_name_for_the_os_too(
+    store: Store, backend: Backend
+) -> None:
+    """``top -H`` and bench/load.py tell the store's thread from the event loop by the name
+    the kernel keeps for it (kabes.server.common.os_threads)."""
+    if backend.kind != "sqlite":
+        pytest.skip("only a SQLite file has a writer thread")
+    await store.append("ABCDEFG", entry(1), [TableStatus("ABCDEFG", "playing")])
+    writer = store._file._thread if store._file is not None else None
+    assert writer is not None and writer.native_id is not None
+    comm = Path(f"/proc/self/task/{writer.native_id}/comm").read_text().strip()
+    assert comm == THREAD_NAME
+    assert Path(f"/proc/self/task/{threading.get_native_id()}/comm").read_text().strip() \
+        != THREAD_NAME, "only the writer's thread is renamed"
 
 
 async def test_appends_issued_together_share_few_commits_and_keep_each_tables_order(

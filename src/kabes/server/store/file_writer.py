@@ -27,10 +27,14 @@ from typing import Any
 import sqlalchemy as sa
 
 from kabes.server.common.metrics import Metrics
+from kabes.server.common.os_threads import name_this_thread
 from kabes.server.store.commits import Pending, write
 from kabes.server.store.outcomes import StoreError, settle
 
 log = logging.getLogger("kabes.store")
+
+THREAD_NAME = "kabes-store"
+"""The writer thread's name, for Python and the OS alike (``top -H``, bench/load.py)."""
 
 MAX_BATCH = 1000
 """Entries in one commit at most."""
@@ -64,7 +68,7 @@ class FileWriter:
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Start the thread; it settles entries on ``loop``."""
         self._thread = threading.Thread(target=self._run, args=(loop,),
-                                        name="kabes-store", daemon=True)
+                                        name=THREAD_NAME, daemon=True)
         self._thread.start()
 
     async def stop(self) -> None:
@@ -97,6 +101,7 @@ class FileWriter:
         whole in this thread (one hop from the event loop a commit, not one a statement: a
         busy loop would otherwise stretch every step of every commit), and the loop hears of
         a commit once, with all its entries (one wake-up a commit, not one an entry)."""
+        name_this_thread(THREAD_NAME)
         inbox = self._inbox
         stopping = False
         while not stopping:
