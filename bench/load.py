@@ -14,8 +14,8 @@ a new one for the same people), and prints:
 then, on lines of their own, the CPU the clients and the server used (they share the
 machine), the load average, the store's group commits, and the server's CPU a move by
 thread (``server threads: event loop X ms a move, store Y, other Z``: the event loop is the
-process's first thread, the store's writer is told by the name it gives itself for the OS). After the flat-out lines (the second not with
-``--no-floor``):
+process's first thread, the store's writer is told by the name it gives itself for the
+OS). After the flat-out lines (the second not with ``--no-floor``):
 
       server CPU per move: X ms = D dominoes-hands (dominoes 6.1.0 R hands per CPU-second,
         this run: P before, Q after) = Y fastline hands (fastline Z hands per CPU-second,
