@@ -23,7 +23,13 @@ from alembic.script import ScriptDirectory
 from harness import Socket, auth, running, settle
 from openskill.models import PlackettLuce
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from stores import Backend, backend_fixture, db_url_fixture, store_fixture  # noqa: F401
+from stores import (  # noqa: F401
+    Backend,
+    SqliteBackend,
+    backend_fixture,
+    db_url_fixture,
+    store_fixture,
+)
 
 import kabes
 from kabes.records import filled
@@ -133,20 +139,22 @@ async def test_append_returns_only_once_another_connection_sees_the_entry(
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="no /proc: not Linux")
-async def test_the_sqlite_writer_thread_carries_its_name_for_the_os_too(
-    store: Store, backend: Backend
-) -> None:
+async def test_the_sqlite_writer_thread_carries_its_name_for_the_os_too(tmp_path: Path) -> None:
     """``top -H`` and bench/load.py tell the store's thread from the event loop by the name
-    the kernel keeps for it (kabes.server.common.os_threads)."""
-    if backend.kind != "sqlite":
-        pytest.skip("only a SQLite file has a writer thread")
-    await store.append("ABCDEFG", entry(1), [TableStatus("ABCDEFG", "playing")])
-    writer = store._file._thread if store._file is not None else None
-    assert writer is not None and writer.native_id is not None
-    comm = Path(f"/proc/self/task/{writer.native_id}/comm").read_text().strip()
-    assert comm == THREAD_NAME
-    assert Path(f"/proc/self/task/{threading.get_native_id()}/comm").read_text().strip() \
-        != THREAD_NAME, "only the writer's thread is renamed"
+    the kernel keeps for it (kabes.server.common.os_threads). Only a SQLite file has a
+    writer thread of its own."""
+    store = Store(SqliteBackend(tmp_path).url, Metrics())
+    await store.open()
+    try:
+        await store.append("ABCDEFG", entry(1), [TableStatus("ABCDEFG", "playing")])
+        writer = store._file._thread if store._file is not None else None
+        assert writer is not None and writer.native_id is not None
+        comm = Path(f"/proc/self/task/{writer.native_id}/comm").read_text().strip()
+        assert comm == THREAD_NAME
+        loop_thread = Path(f"/proc/self/task/{threading.get_native_id()}/comm")
+        assert loop_thread.read_text().strip() != THREAD_NAME, "only the writer is renamed"
+    finally:
+        await store.close()
 
 
 async def test_appends_issued_together_share_few_commits_and_keep_each_tables_order(
