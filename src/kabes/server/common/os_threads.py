@@ -21,4 +21,3 @@ def name_this_thread(name: str) -> None:
     path = f"/proc/self/task/{threading.get_native_id()}/comm"
     with contextlib.suppress(OSError), open(path, "wb") as comm:
         comm.write(name.encode("ascii", "replace")[:MOST_BYTES])
-
