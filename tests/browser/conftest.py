@@ -37,10 +37,34 @@ sync_api = pytest.importorskip(
     "playwright.sync_api", reason="browser tests skipped: Playwright for Python is not installed"
 )
 
+OPEN_PAGES: list[Any] = []
+"""The pages of the running test, for the report of a failure (pytest_runtest_makereport)."""
+SERVER_LOGS: list[Path] = []
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed browser test's report says what each of its pages showed then (its address
+    and its text) and how the server's log ends: a failure seen once, in CI, can be read."""
+    report = yield
+    if report.when == "call" and report.failed:
+        for number, page in enumerate(OPEN_PAGES):
+            try:
+                text = f"{page.url}\n{page.inner_text('body', timeout=2000)[:2000]}"
+            except Exception as e:  # a closed or hung page: say so, and go on
+                text = f"(could not be read: {e})"
+            report.sections.append((f"page {number} at the failure", text))
+        for log in SERVER_LOGS:
+            tail = log.read_text(errors="replace").splitlines()[-30:]
+            report.sections.append(("the server's log, its end", "\n".join(tail)))
+    return report
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("serve")
     proc, base = start_server(tmp)
+    SERVER_LOGS.append(tmp / "serve.log")
     yield base
     proc.terminate()
     try:
@@ -101,8 +125,10 @@ def new_page(browser: Any, js_errors: Errors) -> Iterator[Any]:
             lambda m: js_errors.append(m.text) if "missing translation" in m.text else None,
         )
         page.set_default_timeout(20000)
+        OPEN_PAGES.append(page)
         return page
 
     yield make
+    OPEN_PAGES.clear()
     for ctx in contexts:
         ctx.close()

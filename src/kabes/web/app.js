@@ -55,6 +55,23 @@ function style(name) {
   });
 }
 
+/** A new mount for the page a route is about to draw, in #app in place of the last one.
+ *
+ * A route waits (for its page's module and stylesheet, then for whatever the page awaits
+ * before it draws, such as home's look at the offline pack), and the player may move on
+ * meanwhile: on a slow network, tap Tournaments and then Back. Each route therefore draws into
+ * a mount of its own: a route is drawn only if it is still the latest once its module is in
+ * (the serial check in route()), and a page that was current then but went on drawing after
+ * the next route began draws into a mount that is no longer in the document. The last page's
+ * nodes move into the new mount, so they stay on screen until the new page clears it. */
+function newMount() {
+  const last = root.querySelector(":scope > .route") || root;
+  const mount = h("div", { class: "route" });
+  mount.append(...last.childNodes);
+  root.replaceChildren(mount);
+  return mount;
+}
+
 async function route() {
   serial += 1;
   const mine = serial;
@@ -66,14 +83,16 @@ async function route() {
   const { page, parts } = current();
   if (!store.identity() && !page.open) {
     const { welcomePage } = await import("./welcome.js");
-    if (mine === serial) welcomePage(root, { joining: !!page.joining, done: () => route() });
+    if (mine === serial) welcomePage(newMount(), { joining: !!page.joining, done: () => route() });
     return;
   }
   if (starting && !page.starts) starting.then((m) => m.take(null), () => {});
   starting = null;
   document.title = title(page, parts);
   const [module] = await Promise.all([import(`./${page.module}`), style(page.style)]);
-  const stop = await module[page.page](root, ...Object.values(parts), nav);
+  // A later route began while this page's module was on its way: that route draws, not this.
+  if (mine !== serial) return;
+  const stop = await module[page.page](newMount(), ...Object.values(parts), nav);
   if (typeof stop !== "function") return;
   if (mine === serial) leave = stop;
   else stop();
