@@ -1,7 +1,8 @@
 // api.js — the server's HTTP API (PROTOCOL.md; the lessons' routes in docs/lessons.md). Every
 // function returns the parsed JSON body or throws ApiError {status, code, message}; calls
 // that act for a player send the stored guest token as "Authorization: Bearer". A network
-// failure is ApiError with code "network".
+// failure, or a GET the server has not begun to answer within ANSWER_WITHIN_MS, is ApiError
+// with code "network".
 
 import { store } from "./store.js";
 
@@ -13,20 +14,36 @@ export class ApiError extends Error {
   }
 }
 
+/** How long a GET waits for the server's answer to begin. A phone whose network carries
+ * nothing (data on and no signal, a Wi-Fi with no way out) leaves a request hanging for
+ * minutes rather than failing; past this, the server is taken as unreachable (code "network",
+ * as for a refused connection), so a page says so, or plays on the phone (offline.js), where it
+ * would show "Loading" with no end (UI.md: never a spinner that waits for the server). The
+ * body, once the answer has begun, is read without a limit: a long record on a slow network
+ * is still coming. A POST is never cut short: it may have been done already, and the player,
+ * not a timer, decides whether to send it again. */
+export const ANSWER_WITHIN_MS = 12000;
+
 async function call(method, path, body, auth = true) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const identity = store.identity();
   if (auth && identity) headers.Authorization = `Bearer ${identity.token}`;
+  const cut = method === "GET" ? new AbortController() : null;
+  const timer = cut ? setTimeout(() => cut.abort(), ANSWER_WITHIN_MS) : undefined;
   let response;
   try {
     response = await fetch(path, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: cut?.signal,
     });
   } catch (e) {
-    throw new ApiError(0, "network", String(e));
+    const why = cut?.signal.aborted ? `no answer within ${ANSWER_WITHIN_MS / 1000} s` : String(e);
+    throw new ApiError(0, "network", why);
+  } finally {
+    clearTimeout(timer);
   }
   let data = null;
   try {
