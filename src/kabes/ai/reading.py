@@ -12,7 +12,8 @@ is read two ways, as a counting player who weighs moves like the skilled level (
 over a copy of its features on bit sets: its own hand, and what the table showed then, the
 numbers each seat had passed on and the suits being played to; an opponent's softmax sharper
 than the partner's) and as a heavy-tile player (a sharp softmax over the pips), and a world's
-chance for that seat is the even mixture of the two chances of all its plays: a seat whose
+chance for that seat is the mixture of the two chances of all its plays (``COUNTING`` of
+the first, the rest of the second): a seat whose
 every play was its heaviest fitting tile is soon read as a heavy-tile player, and then a light
 tile it played says that nothing heavier fitted. The weight of a world is the product of its
 seats' chances. The expert searches worlds in proportion to these weights (:class:`Chain`),
