@@ -97,3 +97,21 @@ def wait_for(page: Any, expression: str, arg: Any = None, timeout: float | None 
         if time.monotonic() > deadline:
             raise AssertionError(f"not true within {timeout or 20_000} ms: {expression}")
         page.wait_for_timeout(30)
+
+
+def held(page: Any, pattern: str) -> list[Any]:
+    """The page's requests to ``pattern``, held unanswered (``page.route``) until the test
+    lets each through (``continue_()``) or never does. A service worker's own requests are not
+    seen: a test holding requests opens its page with ``service_workers="block"``."""
+    waiting: list[Any] = []
+    page.route(pattern, lambda route: waiting.append(route))
+    return waiting
+
+
+def until_held(page: Any, waiting: list[Any]) -> None:
+    """Wait (10 s at most) until the page has made a request that ``held`` holds."""
+    for _ in range(200):
+        if waiting:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the request was never made")

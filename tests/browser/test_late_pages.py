@@ -12,22 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from browsing import register
-from helpers import wait_for
+from helpers import held, until_held, wait_for
 
 
-def held(page: Any, pattern: str) -> list[Any]:
-    """The requests to ``pattern``, held unanswered until the test lets each through."""
-    waiting: list[Any] = []
-    page.route(pattern, lambda route: waiting.append(route))
-    return waiting
-
-
-def until_held(page: Any, waiting: list[Any]) -> None:
-    for _ in range(200):
-        if waiting:
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError("the request was never made")
+def back_home_then_answered(page: Any, waiting: list[Any]) -> None:
+    """The player goes Back to home, and once home is drawn the held request goes through."""
+    page.go_back()
+    page.wait_for_selector("main.home [data-action=tournaments]")
+    waiting[0].continue_()
 
 
 def home_is_shown(page: Any, server: str) -> None:
@@ -48,9 +40,7 @@ def test_a_page_whose_module_comes_late_after_back_draws_nothing(
     page.click("[data-action=tournaments]")
     until_held(page, waiting)
     assert page.url == server + "/c"
-    page.go_back()
-    page.wait_for_selector("main.home [data-action=tournaments]")
-    waiting[0].continue_()
+    back_home_then_answered(page, waiting)
     # The module has come and been run once the page can import it too; the late route's
     # turn came before this one's (the same module, asked for first).
     page.evaluate(
@@ -76,9 +66,7 @@ def test_a_page_whose_first_answer_comes_late_after_back_draws_nothing(
     )
     until_held(page, waiting)
     page.wait_for_selector("main.home", state="detached")
-    page.go_back()
-    page.wait_for_selector("main.home [data-action=tournaments]")
-    waiting[0].continue_()
+    back_home_then_answered(page, waiting)
     # The answer (not found) has been read once the page's own fetch of it has ended.
     wait_for(
         page,
