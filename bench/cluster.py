@@ -230,6 +230,14 @@ class Node(Server):
         return str(httpx.get(self.url + "/healthz", timeout=5).json()["process"])
 
 
+def text(value: bytes | str | None) -> str:
+    """A Redis value as text ("" for none): bytes from a client without
+    ``decode_responses``, as the bench's are."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else value.decode()
+
+
 class Group:
     """Several nodes measured as one server (for load.measure): CPU and store counts added."""
 
@@ -249,6 +257,18 @@ class Group:
     def workers_cpu(self) -> float:
         """CPU seconds of every node's computer workers."""
         return sum(n.workers_cpu() for n in self.nodes)
+
+    def thread_cpu(self) -> dict[str, float]:
+        """CPU seconds of every node's event loop and store thread, added by kind; empty if
+        one node's threads cannot be read (as ``Server.thread_cpu``)."""
+        kinds: dict[str, float] = {}
+        for node in self.nodes:
+            mine = node.thread_cpu()
+            if not mine:
+                return {}
+            for kind, seconds in mine.items():
+                kinds[kind] = kinds.get(kind, 0.0) + seconds
+        return kinds
 
     def rss_mib(self) -> float:
         """Resident memory of every node."""
@@ -768,7 +788,7 @@ async def failover(args: argparse.Namespace, folder: Path, db: str, redis_url: s
                 table = await open_table(nodes)
                 continue
             code = table.seats[0].code
-            owner = (await redis.get(f"{PREFIX}lease:{code}") or b"").decode().split("/")[0]
+            owner = text(await redis.get(f"{PREFIX}lease:{code}")).split("/")[0]
             ids = await asyncio.gather(*(loop.run_in_executor(None, n.process_id)
                                          for n in nodes))
             victim = next(n for n, i in zip(nodes, ids, strict=True) if i == owner)
@@ -873,7 +893,7 @@ async def lease_moves(redis: Redis, code: str, owner: str) -> tuple[float, float
     key = f"{PREFIX}lease:{code}"
     while True:
         now = time.monotonic()
-        held = (await redis.get(key) or b"").decode().split("/")[0]  # {process}/{token}
+        held = text(await redis.get(key)).split("/")[0]  # {process}/{token}
         if held != owner and not gone:
             gone = now
         if held not in ("", owner):

@@ -90,7 +90,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import msgspec
@@ -899,7 +899,21 @@ class Measure:
     """The server's CPU seconds over the window by thread (``Server.thread_cpu``)."""
 
 
-def measure(server: Server, clients: Clients, seconds: float, errors_before: int) -> Measure:
+class Measured(Protocol):
+    """What :func:`measure` reads of a server: one process (:class:`Server`) or several
+    measured as one (``bench/cluster.py``'s ``Group``)."""
+
+    samples_to: str
+
+    def store_counts(self) -> tuple[float, float, float]: ...
+    def cpu(self) -> float: ...
+    def workers_cpu(self) -> float: ...
+    def thread_cpu(self) -> dict[str, float]: ...
+    def rss_mib(self) -> float: ...
+    def profile(self, seconds: float) -> subprocess.Popen[bytes] | None: ...
+
+
+def measure(server: Measured, clients: Clients, seconds: float, errors_before: int) -> Measure:
     """Measure for ``seconds``: latency of moves completed in the window, acks counted."""
     clients.collect()
     store0 = server.store_counts()

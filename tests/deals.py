@@ -11,9 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kabes.events import Event
+from kabes.line_hand import LineHand
 from kabes.match import Match
 from kabes.moves import TIMEOUT, parse_move
 from kabes.tiles import Tile, full_set, parse_tile
+from kabes.trains import TrainHand
 
 # Every variant with every seat count RULES.md allows, written out here rather than read from
 # the engine, so that tests state the rules.
@@ -81,6 +83,22 @@ def play_out(match: Match) -> list[Event]:
     while match.hand_in_progress:
         events += match.apply(None, TIMEOUT)
     return events
+
+
+def line_hand(match: Match) -> LineHand:
+    """The hand in progress (or just over) of a match played on a line: a test that reads
+    the line, the ends or the stock reads them here, typed, and fails plainly if the match
+    has no hand or plays on trains."""
+    hand = match.hand
+    assert isinstance(hand, LineHand), f"expected a hand on a line, got {hand!r}"
+    return hand
+
+
+def train_hand(match: Match) -> TrainHand:
+    """The hand in progress (or just over) of a Mexican Train match, typed (as ``line_hand``)."""
+    hand = match.hand
+    assert isinstance(hand, TrainHand), f"expected a hand on trains, got {hand!r}"
+    return hand
 
 
 def of_type(events: Sequence[Event], kind: type) -> list[Any]:

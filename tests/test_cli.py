@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 from random import Random
 
@@ -12,7 +13,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from deals import with_counts
-from kabes.ai import Beginner, Expert
+from kabes.ai import Beginner, Expert, Player
 from kabes.cli.app import app
 from kabes.cli.play import HUMAN, Command, TerminalGame, read_input
 from kabes.errors import BadMove, BadTile
@@ -26,7 +27,7 @@ RECORDS = Path(__file__).parent / "data" / "records"
 runner = CliRunner()
 
 
-def typist(match: Match, bad_first: list[str]) -> tuple[list[str], object]:
+def typist(match: Match, bad_first: list[str]) -> tuple[list[str], Callable[[str], str]]:
     """An ``ask`` that types a few bad lines, then the number (and end) of a legal move."""
     typed: list[str] = []
     pending = list(bad_first)
@@ -49,11 +50,11 @@ def typist(match: Match, bad_first: list[str]) -> tuple[list[str], object]:
 
 def play_at_terminal(variant: str, players: int, seed: int, bad: list[str]) -> tuple[Match, str]:
     match = Match(variant, players, rng=Random(seed))
-    computers = {s: Beginner(Random(seed + s)) for s in range(1, players)}
+    computers: dict[int, Player] = {s: Beginner(Random(seed + s)) for s in range(1, players)}
     out = io.StringIO()
     console = Console(file=out, width=100, color_system=None)
     _typed, ask = typist(match, bad)
-    TerminalGame(match, computers, console, ask).run()  # type: ignore[arg-type]
+    TerminalGame(match, computers, console, ask).run()
     return match, out.getvalue()
 
 
@@ -71,10 +72,10 @@ def test_a_person_plays_a_whole_match_by_typing_tile_numbers(variant: str, playe
 
 def test_mexican_train_is_played_by_typing_tile_and_train() -> None:
     match = Match("mexican-train", 3, rng=Random(5))
-    computers = {s: Beginner(Random(s)) for s in (1, 2)}
+    computers: dict[int, Player] = {s: Beginner(Random(s)) for s in (1, 2)}
     console = Console(file=io.StringIO(), width=100, color_system=None)
     _typed, ask = typist(match, [])
-    game = TerminalGame(match, computers, console, ask)  # type: ignore[arg-type]
+    game = TerminalGame(match, computers, console, ask)
     while len(match.log) < 2 or match.hand_in_progress:
         seat = match.turn
         if not match.hand_in_progress:
@@ -103,14 +104,16 @@ def test_bad_input_is_refused_with_a_message_and_asked_again() -> None:
 def test_a_move_against_the_rules_is_refused_and_changes_nothing() -> None:
     match = Match("haitian", 2, rng=Random(2))
     match.deal_hand()
+    assert match.hand is not None
     if match.turn != HUMAN:
-        match.apply(None, match.hand.legal_moves()[0])  # type: ignore[union-attr]
+        match.apply(None, match.hand.legal_moves()[0])
     seen = view(match, HUMAN)
     playable = {m.tile for m in seen.legal}
     stuck = [t for t in seen.hand if t not in playable]
     if not stuck:
         pytest.skip("every tile fits in this deal")
-    before = (list(match.hand.moves), [list(h) for h in match.hand.hands])  # type: ignore[union-attr]
+    assert match.hand is not None
+    before = (list(match.hand.moves), [list(h) for h in match.hand.hands])
     out = io.StringIO()
     answers = iter([str(stuck[0]), "q"])
     game = TerminalGame(
@@ -119,7 +122,8 @@ def test_a_move_against_the_rules_is_refused_and_changes_nothing() -> None:
     game.run()
     shown = out.getvalue()
     assert "fits neither end" in shown or "doesn't fit: both ends show" in shown
-    assert (match.hand.moves, match.hand.hands) == before  # type: ignore[union-attr]
+    assert match.hand is not None
+    assert (match.hand.moves, match.hand.hands) == before
 
 
 def test_read_input_understands_numbers_tiles_and_ends() -> None:
@@ -230,7 +234,7 @@ def test_play_refuses_an_unknown_level() -> None:
 
 def test_an_open_ended_match_ends_when_the_person_finishes_it() -> None:
     match = Match("haitian", 3, {"open_ended": True}, rng=Random(2))
-    computers = {s: Beginner(Random(s)) for s in (1, 2)}
+    computers: dict[int, Player] = {s: Beginner(Random(s)) for s in (1, 2)}
     out = io.StringIO()
     _typed, play_ask = typist(match, [])
     finished_after = 2
@@ -238,7 +242,7 @@ def test_an_open_ended_match_ends_when_the_person_finishes_it() -> None:
     def ask(prompt: str) -> str:
         if "finish" in prompt:
             return "finish" if len(match.log) >= finished_after else ""
-        return play_ask(prompt)  # type: ignore[operator,no-any-return]
+        return play_ask(prompt)
 
     TerminalGame(match, computers, Console(file=out, width=120), ask).run()
     assert match.over and match.result is not None

@@ -282,8 +282,9 @@ def test_a_chosen_lesson_is_taken_even_when_finished(own_home: Path) -> None:
 def test_the_hint_comes_after_the_second_wrong_try() -> None:
     lesson = first_lesson("haitian")
     index = next(i for i, s in enumerate(lesson.steps) if s.task.kind == "play")
-    assert lesson.steps[index].task.hint is not None
-    hint = lesson.steps[index].task.hint["en"]
+    task = lesson.steps[index].task
+    assert task.hint is not None
+    hint = task.hint["en"]
     wrong, _said = wrong_try(lesson, index)
     before = [""] * sum(1 for s in lesson.steps[:index] if s.task.kind == "read")
     _status, once = learn(["--lesson", lesson.id], [*before, wrong])

@@ -153,7 +153,7 @@ def _solves(monkeypatch: pytest.MonkeyPatch, gives_up: bool = False) -> list[tup
         calls.append((*hands, left, right, turn))
         return None if gives_up else solve(hands, left, right, turn, *rest)
 
-    monkeypatch.setattr(line.endgame, "solve", recorded)
+    monkeypatch.setattr("kabes.ai.boards.line.endgame.solve", recorded)
     return calls
 
 

@@ -99,7 +99,7 @@ def blocked(variant: str, hands: list[str], match: Match | None = None, **kw: An
 # -- partnership -----------------------------------------------------------------------------
 
 
-def test_explained_partnership_domino_team_scores_the_two_opponents_hands():
+def test_explained_partnership_domino_team_scores_the_two_opponents_hands() -> None:
     match, _ = start("partnership", KABES_4P)
     play(match, KABES_4P_SCRIPT)
     assert counts(match) == [18, 0, 23, 17]
@@ -109,7 +109,7 @@ def test_explained_partnership_domino_team_scores_the_two_opponents_hands():
     assert facts(match, "next_leader") == {"seat": 2, "rule": "rotation", "previous": 1}
 
 
-def test_explained_partnership_blocked_lower_total_scores_the_others_total():
+def test_explained_partnership_blocked_lower_total_scores_the_others_total() -> None:
     match = blocked("partnership", blocked_hands(LOW_TEAM_0))
     assert counts(match) == [7, 33, 21, 29]
     assert codes(match)[:3] == ["blocked", "counts", "lower_total_wins"]
@@ -118,14 +118,14 @@ def test_explained_partnership_blocked_lower_total_scores_the_others_total():
     assert facts(match, "scores_pips") == {"party": 0, "seats": [1, 3], "pips": 62}
 
 
-def test_explained_partnership_blocked_tie_goes_to_team_that_played_last():
+def test_explained_partnership_blocked_tie_goes_to_team_that_played_last() -> None:
     match = blocked("partnership", blocked_hands(TIED))
     assert facts(match, "tie_to_last_player") == {"party": 1, "seat": 1, "total": 45}
     assert facts(match, "scores_pips") == {"party": 1, "seats": [0, 2], "pips": 45}
     assert "lower_total_wins" not in codes(match)
 
 
-def test_explained_partnership_target_reached_wins_the_match():
+def test_explained_partnership_target_reached_wins_the_match() -> None:
     match = blocked("partnership", blocked_hands(LOW_TEAM_0), options={"target": 50})
     assert facts(match, "target_reached") == {"party": 0, "score": 62, "target": 50}
     assert facts(match, "match_won") == {"winners": [0]}
@@ -135,7 +135,7 @@ def test_explained_partnership_target_reached_wins_the_match():
 # -- plaza -----------------------------------------------------------------------------------
 
 
-def test_explained_plaza_domino_winner_scores_every_pip_left():
+def test_explained_plaza_domino_winner_scores_every_pip_left() -> None:
     match, _ = start("plaza", DREW_DOMINO, stock=DREW_DOMINO_STOCK, leader=0)
     play(match, DREW_DOMINO_SCRIPT)
     assert counts(match) == [0, 75]
@@ -145,7 +145,7 @@ def test_explained_plaza_domino_winner_scores_every_pip_left():
     assert facts(match, "next_leader") == {"seat": 0, "rule": "went_out"}
 
 
-def test_explained_plaza_blocked_lower_count_scores_all_pips_and_the_blocker_leads():
+def test_explained_plaza_blocked_lower_count_scores_all_pips_and_the_blocker_leads() -> None:
     match, _ = start("plaza", BLOCK_2P, leader=0)
     play(match, BLOCK_SCRIPT)
     assert counts(match) == [80, 10]
@@ -156,7 +156,7 @@ def test_explained_plaza_blocked_lower_count_scores_all_pips_and_the_blocker_lea
     assert facts(match, "next_leader") == {"seat": 1, "rule": "last_tile"}
 
 
-def test_explained_plaza_blocked_equal_counts_nobody_scores():
+def test_explained_plaza_blocked_equal_counts_nobody_scores() -> None:
     match, _ = start("plaza", TIED_BLOCK, stock=TIED_BLOCK_STOCK, leader=1)
     play(match, TIED_BLOCK_SCRIPT)
     assert counts(match) == [45, 45]
@@ -165,7 +165,7 @@ def test_explained_plaza_blocked_equal_counts_nobody_scores():
     assert facts(match, "next_leader") == {"seat": 0, "rule": "last_tile"}
 
 
-def test_explained_plaza_capicu_is_announced_and_its_bonus_added():
+def test_explained_plaza_capicu_is_announced_and_its_bonus_added() -> None:
     match, _ = start("plaza", KABES_2P, leader=0, options={"capicu_bonus": 25})
     play(match, KABES_2P_SCRIPT)
     assert counts(match) == [0, 10]
@@ -178,7 +178,7 @@ def test_explained_plaza_capicu_is_announced_and_its_bonus_added():
     assert "capicu_bonus" not in codes(match)  # no bonus by default
 
 
-def test_explained_plaza_score_losers_only_counts_only_the_losing_hand():
+def test_explained_plaza_score_losers_only_counts_only_the_losing_hand() -> None:
     match, _ = start("plaza", BLOCK_2P, leader=0, options={"score_losers_only": True})
     play(match, BLOCK_SCRIPT)
     assert facts(match, "scores_pips") == {
@@ -186,7 +186,7 @@ def test_explained_plaza_score_losers_only_counts_only_the_losing_hand():
     }
 
 
-def test_explained_plaza_blocker_wins_block_gives_the_block_to_the_blockers_side():
+def test_explained_plaza_blocker_wins_block_gives_the_block_to_the_blockers_side() -> None:
     options = {"blocker_wins_block": True}
     match, _ = start("plaza", TIED_BLOCK, stock=TIED_BLOCK_STOCK, leader=1, options=options)
     play(match, TIED_BLOCK_SCRIPT)
@@ -195,15 +195,17 @@ def test_explained_plaza_blocker_wins_block_gives_the_block_to_the_blockers_side
     assert "tie_nobody_scores" not in codes(match)
 
 
-def test_explained_plaza_kochon_the_match_won_while_the_other_side_is_at_zero():
+def test_explained_plaza_kochon_the_match_won_while_the_other_side_is_at_zero() -> None:
     match, _ = start("plaza", BLOCK_2P, leader=0, options={"target": 50})
     play(match, BLOCK_SCRIPT)
     assert codes(match)[-3:] == ["target_reached", "match_won", "kochon"]
     assert facts(match, "kochon") == {"winners": [1], "at_zero": [0]}
-    assert match.explanation == match.log[-1].explanation[-3:]
+    explanation = match.log[-1].explanation
+    assert explanation is not None
+    assert match.explanation == explanation[-3:]
 
 
-def test_explained_plaza_partners_domino_winning_side_scores_all_hands_partners_included():
+def test_explained_plaza_partners_domino_winning_side_scores_all_hands_partners_included() -> None:
     match, _ = start("plaza-partners", KABES_4P)
     play(match, KABES_4P_SCRIPT)
     assert counts(match) == [18, 0, 23, 17]
@@ -213,7 +215,7 @@ def test_explained_plaza_partners_domino_winning_side_scores_all_hands_partners_
     assert facts(match, "next_leader") == {"seat": 1, "rule": "went_out"}
 
 
-def test_explained_plaza_partners_blocked_equal_team_totals_nobody_scores():
+def test_explained_plaza_partners_blocked_equal_team_totals_nobody_scores() -> None:
     match = blocked("plaza-partners", TIED_TEAMS)
     assert facts(match, "counts")["totals"] == [45, 45]
     assert facts(match, "tie_nobody_scores") == {"total": 45, "totals": [45, 45]}
@@ -222,7 +224,7 @@ def test_explained_plaza_partners_blocked_equal_team_totals_nobody_scores():
 # -- haitian ---------------------------------------------------------------------------------
 
 
-def test_explained_haitian_two_players_tonbe_winner_gets_10():
+def test_explained_haitian_two_players_tonbe_winner_gets_10() -> None:
     match, _ = start("haitian", TONBE_2P)
     play(match, TONBE_2P_SCRIPT)
     assert counts(match) == [0, 10]
@@ -231,7 +233,7 @@ def test_explained_haitian_two_players_tonbe_winner_gets_10():
     assert facts(match, "next_leader") == {"seat": 0, "rule": "winner"}
 
 
-def test_explained_haitian_two_players_two_kabes_winner_gets_15():
+def test_explained_haitian_two_players_two_kabes_winner_gets_15() -> None:
     match, _ = start("haitian", KABES_2P)
     play(match, KABES_2P_SCRIPT)
     assert facts(match, "named") == {"name": "2-kabes"}
@@ -239,7 +241,7 @@ def test_explained_haitian_two_players_two_kabes_winner_gets_15():
     assert facts(match, "winner_points") == {"party": 0, "points": 15, "name": "2-kabes"}
 
 
-def test_explained_haitian_blok_the_lowest_hand_wins():
+def test_explained_haitian_blok_the_lowest_hand_wins() -> None:
     match = blocked("haitian", blocked_hands(["0-0 1-1", "2-2 3-3"]))
     assert counts(match) == [80, 10]
     assert codes(match)[:3] == ["blocked", "named", "counts"]
@@ -247,7 +249,7 @@ def test_explained_haitian_blok_the_lowest_hand_wins():
     assert facts(match, "winner_points") == {"party": 1, "points": 10, "name": "blok"}
 
 
-def test_explained_haitian_blok_tie_the_blocker_wins_if_among_the_lowest():
+def test_explained_haitian_blok_tie_the_blocker_wins_if_among_the_lowest() -> None:
     match = blocked("haitian", S1_S3_LOW)
     assert counts(match) == [20, 17, 36, 17]
     assert facts(match, "tie_blocker_wins") == {
@@ -255,14 +257,14 @@ def test_explained_haitian_blok_tie_the_blocker_wins_if_among_the_lowest():
     }
 
 
-def test_explained_haitian_blok_tie_then_the_first_in_play_order_after_the_blocker():
+def test_explained_haitian_blok_tie_then_the_first_in_play_order_after_the_blocker() -> None:
     match = blocked("haitian", S0_S3_LOW)
     assert facts(match, "tie_first_after_blocker") == {
         "seat": 3, "party": 3, "count": 17, "seats": [0, 3], "blocker": 1
     }
 
 
-def test_explained_haitian_penalty_to_the_highest_count_only():
+def test_explained_haitian_penalty_to_the_highest_count_only() -> None:
     match, _ = start("haitian", TONBE_4P)
     play(match, TONBE_4P_SCRIPT)
     assert counts(match) == [19, 0, 13, 29]
@@ -272,7 +274,7 @@ def test_explained_haitian_penalty_to_the_highest_count_only():
     assert "penalty_tie_first_after_winner" not in codes(match)
 
 
-def test_explained_haitian_penalty_tie_goes_to_the_first_after_the_winner():
+def test_explained_haitian_penalty_tie_goes_to_the_first_after_the_winner() -> None:
     match, _ = start("haitian", TIED_HIGH_4P)
     play(match, TIED_HIGH_4P_SCRIPT)
     assert counts(match) == [16, 0, 16, 14]
@@ -282,14 +284,14 @@ def test_explained_haitian_penalty_tie_goes_to_the_first_after_the_winner():
     }
 
 
-def test_explained_haitian_blok_penalty_is_4():
+def test_explained_haitian_blok_penalty_is_4() -> None:
     match = blocked("haitian", S0_LOW_S2_HIGH)
     assert facts(match, "penalty_to_highest") == {
         "seat": 2, "count": 40, "points": 4, "name": "blok"
     }
 
 
-def test_explained_haitian_partners_winning_team_gets_1_and_the_losers_go_back_to_0():
+def test_explained_haitian_partners_winning_team_gets_1_and_the_losers_go_back_to_0() -> None:
     match, _ = start("haitian-partners", KABES_4P)
     play(match, KABES_4P_SCRIPT)
     assert facts(match, "winner_points") == {"party": 1, "points": 2, "name": "2-kabes"}
@@ -301,7 +303,8 @@ def test_explained_haitian_partners_winning_team_gets_1_and_the_losers_go_back_t
     assert facts(match, "losing_team_reset") == {"party": 1, "score_before": 2}
 
 
-def test_explained_haitian_partners_blok_lowest_hands_on_both_teams_the_blockers_team_wins():
+def test_explained_haitian_partners_blok_lowest_hands_on_both_teams_the_blockers_team_wins(
+) -> None:
     match = blocked("haitian-partners", S2_S3_LOW)
     assert counts(match) == [28, 26, 18, 18]
     assert facts(match, "tie_across_teams_blocker") == {
@@ -313,7 +316,7 @@ def test_explained_haitian_partners_blok_lowest_hands_on_both_teams_the_blockers
     }
 
 
-def test_explained_haitian_partners_blok_equal_partners_first_from_the_blocker_leads():
+def test_explained_haitian_partners_blok_equal_partners_first_from_the_blocker_leads() -> None:
     match = blocked("haitian-partners", S0_S2_LOW)
     assert facts(match, "next_leader") == {
         "seat": 2, "rule": "team_lower_hand", "seats": [0, 2], "counts": [17, 17],
@@ -321,7 +324,7 @@ def test_explained_haitian_partners_blok_equal_partners_first_from_the_blocker_l
     }
 
 
-def test_explained_haitian_wa_lowest_penalty_total_then_more_hands_won():
+def test_explained_haitian_wa_lowest_penalty_total_then_more_hands_won() -> None:
     match = Match("haitian", 4, {"hands": 2})
     blocked("haitian", S0_LOW_S1_HIGH, match=match)
     blocked("haitian", S0_LOW_S2_HIGH, match=match)
@@ -331,7 +334,7 @@ def test_explained_haitian_wa_lowest_penalty_total_then_more_hands_won():
     assert facts(match, "wa") == {"seats": [0], "total": 0}
 
 
-def test_explained_haitian_wa_shared_when_hands_won_are_equal_too():
+def test_explained_haitian_wa_shared_when_hands_won_are_equal_too() -> None:
     match = Match("haitian", 4, {"hands": 2})
     blocked("haitian", S0_LOW_S1_HIGH, match=match)
     blocked("haitian", S3_LOW_S1_HIGH, match=match)
@@ -340,7 +343,7 @@ def test_explained_haitian_wa_shared_when_hands_won_are_equal_too():
     assert facts(match, "wa") == {"seats": [0, 3], "total": 0}
 
 
-def test_explained_haitian_finished_by_the_host_the_highest_score_wins():
+def test_explained_haitian_finished_by_the_host_the_highest_score_wins() -> None:
     match, _ = start("haitian", TONBE_2P, options={"open_ended": True})
     play(match, TONBE_2P_SCRIPT)
     match.finish()
@@ -352,27 +355,31 @@ def test_explained_haitian_finished_by_the_host_the_highest_score_wins():
 # -- mexican train ---------------------------------------------------------------------------
 
 
-def test_explained_mexican_train_every_seat_pays_its_pips_and_the_next_double_leads():
+def test_explained_mexican_train_every_seat_pays_its_pips_and_the_next_double_leads() -> None:
     match, _ = start("mexican-train", OUT_IN_FIRST_TURN)
     play(match, OUT_IN_FIRST_TURN_SCRIPT)
     assert counts(match) == [0, 90]
     assert facts(match, "went_out") == {"seat": 0, "party": 0, "tile": "3-3"}
-    steps = [s.facts for s in match.log[-1].explanation if s.code == "penalty_pips"]
+    explanation = match.log[-1].explanation
+    assert explanation is not None
+    steps = [s.facts for s in explanation if s.code == "penalty_pips"]
     assert steps == [{"seat": 0, "pips": 0, "points": 0}, {"seat": 1, "pips": 90, "points": 90}]
     assert facts(match, "next_leader") == {"seat": None, "rule": "engine_double",
                                            "double": "11-11"}
 
 
-def test_explained_mexican_train_double_blank_50_counts_0_0_as_50():
+def test_explained_mexican_train_double_blank_50_counts_0_0_as_50() -> None:
     match, _ = start("mexican-train", OUT_IN_FIRST_TURN, options={"double_blank_50": True})
     play(match, OUT_IN_FIRST_TURN_SCRIPT)
     assert counts(match) == [0, 90]  # counts are pips: 0-0 is 0 there
     assert facts(match, "double_blank_50") == {"seat": 1, "points": 50}
-    steps = [s.facts for s in match.log[-1].explanation if s.code == "penalty_pips"]
+    explanation = match.log[-1].explanation
+    assert explanation is not None
+    steps = [s.facts for s in explanation if s.code == "penalty_pips"]
     assert steps[1] == {"seat": 1, "pips": 90, "points": 140}
 
 
-def test_explained_mexican_train_blocked_round_nobody_wins_and_says_the_fewest_pips():
+def test_explained_mexican_train_blocked_round_nobody_wins_and_says_the_fewest_pips() -> None:
     loops0 = "12-12 0-12 0-1 1-12 2-12 2-3 3-12 4-12 4-5 5-12"
     loops1 = "6-12 6-7 7-12 8-12 8-9 9-12 10-12 10-11 11-12"
     match, _ = start("mexican-train", hands_with([loops0, loops1]))
@@ -385,10 +392,11 @@ def test_explained_mexican_train_blocked_round_nobody_wins_and_says_the_fewest_p
     assert facts(match, "fewest_pips") == {
         "seats": [s for s in range(2) if left[s] == low], "pips": low
     }
+    assert result is not None
     assert result.winner is None
 
 
-def test_explained_mexican_train_after_13_rounds_the_lowest_total_wins():
+def test_explained_mexican_train_after_13_rounds_the_lowest_total_wins() -> None:
     match = Match("mexican-train", 2, rng=Random(3))
     while not match.over:
         if not match.hand_in_progress:
@@ -397,6 +405,7 @@ def test_explained_mexican_train_after_13_rounds_the_lowest_total_wins():
             match.apply(None, TIMEOUT)
     assert codes(match)[-2:] == ["lowest_total", "match_won"]
     assert "next_leader" not in codes(match)
+    assert match.result is not None
     assert facts(match, "lowest_total")["total"] == min(match.result.scores)
 
 
@@ -404,7 +413,9 @@ def test_explained_mexican_train_after_13_rounds_the_lowest_total_wins():
 
 
 @pytest.mark.parametrize(("variant", "players"), SEATINGS)
-def test_every_hand_is_explained_with_known_codes_and_its_counts(variant, players):
+def test_every_hand_is_explained_with_known_codes_and_its_counts(
+    variant: str, players: int
+) -> None:
     """Random matches: each hand's explanation uses only documented codes, its counts are
     the pips left, and it is plain JSON."""
     match = Match(variant, players, rng=Random(players))
@@ -412,11 +423,15 @@ def test_every_hand_is_explained_with_known_codes_and_its_counts(variant, player
     for _ in range(3):
         match.deal_hand()
         while match.hand_in_progress:
-            match.apply(None, rng.choice(match.hand.legal_moves()))
+            hand = match.hand
+            assert hand is not None
+            match.apply(None, rng.choice(hand.legal_moves()))
         log = match.log[-1]
         assert log.explanation is not None and log.result is not None
         assert {s.code for s in log.explanation} <= CODES
-        hands = match.hand.end.hands
+        hand = match.hand
+        assert hand is not None and hand.end is not None
+        hands = hand.end.hands
         assert list(log.result.counts) == [sum(t.low + t.high for t in h) for h in hands]
         assert facts(match, "counts")["counts"] == list(log.result.counts)
         assert all(isinstance(s["facts"], dict) for s in explanation_json(log.explanation))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from random import Random
 
@@ -9,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deals import SEATINGS
-from kabes.ai import LEVELS, Expert, expert, fastline, make_player, reading
+from deals import SEATINGS, line_hand, train_hand
+from kabes.ai import LEVELS, Expert, Player, expert, fastline, make_player, reading
 from kabes.ai.casual import Casual
 from kabes.ai.expert import value
 from kabes.ai.knowledge import unseen
@@ -31,7 +32,7 @@ def tiles(text: str) -> list[Tile]:
     return [parse_tile(t) for t in text.split()]
 
 
-def player(level: str, seed: int) -> object:
+def player(level: str, seed: int) -> Player:
     if level == "expert":
         return Expert(Random(seed), budget=0.001, max_worlds=3)
     return make_player(level, Random(seed))
@@ -51,7 +52,8 @@ def play_hands(variant: str, players: int, levels: list[str], seed: int, hands: 
             seat = match.turn
             assert seat is not None
             seen = view(match, seat)
-            move = seats[seat].choose(seen)  # type: ignore[attr-defined]
+            move = seats[seat].choose(seen)
+            assert isinstance(move, Play)
             assert any(move.same_place(m) for m in seen.legal)
             match.apply(seat, move)
             made += 1
@@ -113,20 +115,21 @@ def test_no_level_can_see_hidden_tiles(level: str, variant: str) -> None:
     checked = 0
     for seed in range(60):
         first, second = two_worlds(variant, players, seed)
+        assert first.hand is not None and second.hand is not None
         seat = first.turn
-        if seat is None or second.turn != seat or first.hand.hands[seat] != second.hand.hands[seat]:  # type: ignore[union-attr]
+        if seat is None or second.turn != seat or first.hand.hands[seat] != second.hand.hands[seat]:
             continue
-        assert first.hand.hands != second.hand.hands  # type: ignore[union-attr]
+        assert first.hand.hands != second.hand.hands
         one, two = view(first, seat), view(second, seat)
         assert one == two
-        move_one = player(level, 7).choose(one)  # type: ignore[attr-defined]
-        move_two = player(level, 7).choose(two)  # type: ignore[attr-defined]
+        move_one = player(level, 7).choose(one)
+        move_two = player(level, 7).choose(two)
         assert move_one == move_two
         checked += 1
     assert checked >= 5
 
 
-def leading_view(variant: str, players: int, hand: str, seed: int = 0) -> object:
+def leading_view(variant: str, players: int, hand: str, seed: int = 0) -> View:
     """A view of seat 0 about to move in a hand where seat 0 holds ``hand``."""
     for attempt in range(500):
         match = Match(variant, players, rng=Random(seed + attempt))
@@ -137,7 +140,7 @@ def leading_view(variant: str, players: int, hand: str, seed: int = 0) -> object
     current = match.hand
     assert current is not None
     others = [t for h in current.hands for t in h if t not in mine]
-    rest = others + [t for t in current.stock if t not in mine]  # type: ignore[attr-defined]
+    rest = others + [t for t in current.stock if t not in mine]
     deal = [mine] + [rest[i * 7 : (i + 1) * 7] for i in range(players - 1)]
     stock = rest[(players - 1) * 7 :]
     fresh = Match(variant, players, rng=Random(seed))
@@ -147,29 +150,34 @@ def leading_view(variant: str, players: int, hand: str, seed: int = 0) -> object
 
 def test_casual_plays_its_heaviest_tile() -> None:
     seen = leading_view("plaza", 2, "0-1 2-3 6-5 4-4 0-0 1-2 3-3")
-    hint = Casual(Random(0)).hint(seen)  # type: ignore[arg-type]
-    assert hint.move.tile == Tile.of(5, 6)  # type: ignore[union-attr]
+    hint = Casual(Random(0)).hint(seen)
+    assert isinstance(hint.move, Play)
+    assert hint.move.tile == Tile.of(5, 6)
     assert "heaviest" in hint.reason
 
 
 def test_casual_prefers_the_double_on_equal_weight() -> None:
     seen = leading_view("plaza", 2, "0-1 2-3 6-2 4-4 0-0 1-2 3-5")
-    assert Casual(Random(0)).choose(seen).tile == Tile.of(4, 4)  # type: ignore[arg-type,union-attr]
+    move = Casual(Random(0)).choose(seen)
+    assert isinstance(move, Play)
+    assert move.tile == Tile.of(4, 4)
 
 
 def test_every_level_explains_its_move() -> None:
     seen = leading_view("plaza", 2, "0-1 2-3 6-5 4-4 0-0 1-2 3-3")
     for level in LEVELS:
-        hint = player(level, 1).hint(seen)  # type: ignore[attr-defined]
-        assert any(hint.move.same_place(m) for m in seen.legal)  # type: ignore[attr-defined]
+        hint = player(level, 1).hint(seen)
+        assert isinstance(hint.move, Play)
+        assert any(hint.move.same_place(m) for m in seen.legal)
         assert len(hint.reason) > 10
 
 
 def test_skilled_keeps_open_the_numbers_it_holds() -> None:
     # Leading: 1-4 leaves 1 and 4 open; the skilled player holds three more 4s and a 1.
     seen = leading_view("plaza", 2, "1-4 4-4 0-4 2-4 1-1 5-6 0-3")
-    move = Skilled(Random(0)).choose(seen)  # type: ignore[arg-type]
-    assert move.tile.has(4)  # type: ignore[union-attr]
+    move = Skilled(Random(0)).choose(seen)
+    assert isinstance(move, Play)
+    assert move.tile.has(4)
 
 
 def test_skilled_plans_the_longest_train() -> None:
@@ -179,9 +187,9 @@ def test_skilled_plans_the_longest_train() -> None:
 
 def test_expert_search_is_repeatable_with_a_fixed_number_of_worlds() -> None:
     seen = leading_view("plaza", 2, "6-6 6-1 0-0 0-1 0-2 0-3 0-4")
-    moves = list(seen.legal)  # type: ignore[attr-defined]
-    first = Expert(Random(3), budget=5.0, max_worlds=40).evaluate(seen, moves)  # type: ignore[arg-type]
-    second = Expert(Random(3), budget=5.0, max_worlds=40).evaluate(seen, moves)  # type: ignore[arg-type]
+    moves = list(seen.legal)
+    first = Expert(Random(3), budget=5.0, max_worlds=40).evaluate(seen, moves)
+    second = Expert(Random(3), budget=5.0, max_worlds=40).evaluate(seen, moves)
     assert first == second
     assert first[1] == 40
 
@@ -191,8 +199,8 @@ def test_a_world_respects_every_seats_known_voids() -> None:
         match = Match("partnership", 4, rng=Random(seed))
         match.deal_hand()
         rng = Random(seed)
-        while match.hand_in_progress and not any(match.hand.voids):  # type: ignore[union-attr]
-            match.apply(None, rng.choice(match.hand.legal_moves()))  # type: ignore[union-attr]
+        while match.hand_in_progress and not any(line_hand(match).voids):
+            match.apply(None, rng.choice(line_hand(match).legal_moves()))
         if not match.hand_in_progress or match.turn is None:
             continue
         seen = view(match, match.turn)
@@ -222,7 +230,8 @@ def test_a_world_dealt_on_bit_sets_is_a_world_the_seat_could_be_in(
     for _ in range(rng.randrange(12)):
         if not match.hand_in_progress:
             break
-        match.apply(None, rng.choice(match.hand.legal_moves()))  # type: ignore[union-attr]
+        assert match.hand is not None
+        match.apply(None, rng.choice(match.hand.legal_moves()))
     if not match.hand_in_progress or match.turn is None:
         return
     seen = view(match, match.turn)
@@ -373,18 +382,18 @@ def test_bit_set_train_playouts_follow_the_engine_rules(
     for _ in range(steps):
         if not match.hand_in_progress:
             return
-        match.apply(None, rng.choice(match.hand.legal_moves()))  # type: ignore[union-attr]
+        assert match.hand is not None
+        match.apply(None, rng.choice(match.hand.legal_moves()))
     if not match.hand_in_progress:
         return
-    engine = match.hand
-    assert engine is not None
+    engine = train_hand(match)
     quick = engine.copy()
     order = {t: i for i, t in enumerate(fasttrain.TILES)}
     while engine.end is None:
         moves = engine.legal_moves()
         heaviest = max(moves, key=lambda m: order[m.tile]).tile
         engine.apply(next(m for m in moves if m.tile is heaviest))
-    assert fasttrain.finish(quick, lambda: 0.0, 1.0) == engine.end  # type: ignore[arg-type]
+    assert fasttrain.finish(quick, lambda: 0.0, 1.0) == engine.end
 
 
 def test_a_light_tile_played_over_a_heavy_one_is_read_as_holding_its_number() -> None:
@@ -396,7 +405,9 @@ def test_a_light_tile_played_over_a_heavy_one_is_read_as_holding_its_number() ->
     reading = Reading(seen)
     long_in_zeros = fastline.mask(tiles("0-1 0-2 0-3 6-5"))
     short_of_zeros = fastline.mask(tiles("1-2 1-3 2-3 6-5"))
-    weigh = lambda held: reading.weight([0, held, fastline.mask(seen.hand), 0])  # noqa: E731
+    weigh: Callable[[int], float] = lambda held: reading.weight(  # noqa: E731
+        [0, held, fastline.mask(seen.hand), 0]
+    )
     assert weigh(long_in_zeros) > 2 * weigh(short_of_zeros)
     assert weigh(fastline.mask(tiles("1-2 1-3 2-3"))) == 1.0  # 6-0 was its only 6: no news
 
@@ -453,7 +464,7 @@ def test_a_light_tile_that_leaves_open_what_the_next_opponent_lacks_is_read_as_a
 
     def odds(seen: View) -> float:
         reading = Reading(seen)
-        weigh = lambda held: reading.weight([0, 0, held, 0])  # noqa: E731
+        weigh: Callable[[int], float] = lambda held: reading.weight([0, 0, held, 0])  # noqa: E731
         return weigh(held_heavier) / weigh(nothing_else)
 
     assert odds(timed) > 1.3 * odds(untimed)

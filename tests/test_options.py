@@ -12,6 +12,8 @@ from kabes.errors import BadOptions
 from kabes.match import Match
 from kabes.moves import TIMEOUT
 from kabes.records import to_record
+from kabes.rules.mexican_train import MexicanTrainOptions
+from kabes.rules.plaza import PlazaOptions
 
 VARIANT_IDS = (
     "partnership",
@@ -98,6 +100,7 @@ def test_partnership_target_decides_the_end() -> None:
 def test_plaza_defaults(variant: str) -> None:
     """Classic 100, no capicú bonus, both house rules off."""
     options = Match(variant).options
+    assert isinstance(options, PlazaOptions)
     assert options.target == 100
     assert options.capicu_bonus == 0
     assert options.score_losers_only is False
@@ -123,7 +126,9 @@ def test_plaza_other_targets_are_refused(variant: str, target: int) -> None:
 @pytest.mark.parametrize("bonus", [0, 25, 30])
 def test_plaza_capicu_bonus(variant: str, bonus: int) -> None:
     """The capicú bonus is 0 (default), 25 or 30."""
-    assert Match(variant, None, {"capicu_bonus": bonus}).options.capicu_bonus == bonus
+    options = Match(variant, None, {"capicu_bonus": bonus}).options
+    assert isinstance(options, PlazaOptions)
+    assert options.capicu_bonus == bonus
 
 
 @pytest.mark.parametrize("variant", ["plaza", "plaza-partners"])
@@ -251,6 +256,7 @@ def test_open_ended_is_only_haitian(variant: str) -> None:
 def test_mexican_train_house_rules_are_off_by_default() -> None:
     """The public train and 0-0 counting 50 are off unless chosen."""
     options = Match("mexican-train", 4).options
+    assert isinstance(options, MexicanTrainOptions)
     assert options.mexican_train is False
     assert options.double_blank_50 is False
 

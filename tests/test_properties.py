@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deals import SEATINGS
+from deals import SEATINGS, line_hand
 from kabes.errors import IllegalMove, NotYourTurn
 from kabes.events import Drew, Event, LeadDrawn, MarkerChanged, Passed, Played
 from kabes.line_hand import LineHand
@@ -35,7 +35,9 @@ MAX_HANDS = 400
 
 
 @st.composite
-def tables(draw: st.DrawFn, variants: tuple[str, ...] | None = None) -> tuple[str, int, dict]:
+def tables(
+    draw: st.DrawFn, variants: tuple[str, ...] | None = None
+) -> tuple[str, int, dict[str, Any]]:
     """A variant, a seat count and options the variant allows."""
     seatings = [s for s in SEATINGS if variants is None or s[0] in variants]
     variant, players = draw(st.sampled_from(seatings))
@@ -160,7 +162,9 @@ def check_accounted(match: Match, _events: list[Event]) -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(table=tables(), seed=seeds)
-def test_every_tile_is_always_accounted_for(table: tuple[str, int, dict], seed: int) -> None:
+def test_every_tile_is_always_accounted_for(
+    table: tuple[str, int, dict[str, Any]], seed: int
+) -> None:
     """28 (or 91) tiles, each once: in hands, on the line or trains, or still in the stock."""
     variant, players, options = table
     match = Match(variant, players, options, rng=Random(seed))
@@ -219,7 +223,7 @@ def surely_illegal(match: Match, candidate: Play) -> bool:
 
 @settings(max_examples=30, deadline=None)
 @given(table=tables(), seed=seeds)
-def test_only_legal_moves_are_accepted(table: tuple[str, int, dict], seed: int) -> None:
+def test_only_legal_moves_are_accepted(table: tuple[str, int, dict[str, Any]], seed: int) -> None:
     """A tile/end that no legal move names is refused with IllegalMove, and nothing changes;
     a move by a seat whose turn it is not is refused with NotYourTurn, and nothing changes."""
     variant, players, options = table
@@ -262,7 +266,7 @@ def test_only_legal_moves_are_accepted(table: tuple[str, int, dict], seed: int) 
 
 @settings(max_examples=30, deadline=None)
 @given(table=tables(), seed=seeds)
-def test_every_legal_move_is_accepted(table: tuple[str, int, dict], seed: int) -> None:
+def test_every_legal_move_is_accepted(table: tuple[str, int, dict[str, Any]], seed: int) -> None:
     """Each move legal_moves() offers is accepted, also written out and read back."""
     variant, players, options = table
     match = Match(variant, players, options, rng=Random(seed))
@@ -275,7 +279,8 @@ def test_every_legal_move_is_accepted(table: tuple[str, int, dict], seed: int) -
         assert len(set(map(str, legal))) == len(legal), "a legal move is offered twice"
         assert {(m.tile, m.at) for m in legal} == allowed_moves(match)
         for move in legal:
-            assert move.tile in hand.hands[hand.turn]  # type: ignore[index]
+            assert hand.turn is not None
+            assert move.tile in hand.hands[hand.turn]
             trial = hand.copy()
             events = trial.apply(move)
             assert isinstance(events[0], Played) and events[0].tile is move.tile
@@ -361,7 +366,9 @@ def check_forced_actions(match: Match, events: list[Event], stock_before: int) -
 
 @settings(max_examples=30, deadline=None)
 @given(table=tables(variants=LINE_VARIANTS), seed=seeds)
-def test_draws_and_passes_only_when_forced(table: tuple[str, int, dict], seed: int) -> None:
+def test_draws_and_passes_only_when_forced(
+    table: tuple[str, int, dict[str, Any]], seed: int
+) -> None:
     """The table draws for a player only when nothing fits, until a tile fits, in stock
     order; and passes only when nothing fits and the stock is empty (or absent)."""
     variant, players, options = table
@@ -387,7 +394,7 @@ def test_draws_and_passes_only_when_forced(table: tuple[str, int, dict], seed: i
 
 @settings(max_examples=30, deadline=None)
 @given(table=tables(variants=("mexican-train",)), seed=seeds)
-def test_mexican_train_markers_and_draws(table: tuple[str, int, dict], seed: int) -> None:
+def test_mexican_train_markers_and_draws(table: tuple[str, int, dict[str, Any]], seed: int) -> None:
     """A marker goes on only with a pass and comes off only when its owner plays on their
     own train; draws are one tile at a time, from the stock in order."""
     variant, players, options = table
@@ -410,8 +417,9 @@ def test_mexican_train_markers_and_draws(table: tuple[str, int, dict], seed: int
                 assert event.tiles[0] is hand.stock[position]
                 position += 1
             elif isinstance(event, MarkerChanged) and event.on:
-                assert isinstance(events[index + 1], Passed)
-                assert events[index + 1].seat == event.seat  # type: ignore[attr-defined]
+                passed = events[index + 1]
+                assert isinstance(passed, Passed)
+                assert passed.seat == event.seat
             elif isinstance(event, MarkerChanged):
                 played = events[index - 1]
                 assert isinstance(played, Played) and played.seat == event.seat
@@ -451,7 +459,9 @@ def first_fit(match: Match) -> tuple[Tile, str | None, int | None]:
 
 @settings(max_examples=30, deadline=None)
 @given(table=tables(), seed=seeds)
-def test_timeout_is_the_first_fit_and_always_legal(table: tuple[str, int, dict], seed: int) -> None:
+def test_timeout_is_the_first_fit_and_always_legal(
+    table: tuple[str, int, dict[str, Any]], seed: int
+) -> None:
     """timeout_move() is the first of legal_moves(), and is RULES.md's first-fit move;
     a timeout is always accepted and plays exactly that move."""
     variant, players, options = table
@@ -493,7 +503,8 @@ def test_a_timeout_lead_lays_the_lower_number_on_the_left() -> None:
         assert match.hand is not None and match.turn is not None
         lowest = min(match.hand.hands[match.turn])
         match.apply(None, TIMEOUT)
-        line = match.hand.line  # type: ignore[union-attr]
+        line = line_hand(match).line
+        assert line is not None
         assert (line.left, line.right) == (lowest.low, lowest.high)
 
 
@@ -550,6 +561,7 @@ def expected_hand(
     before = info.scores_before
     c = counts(final, options)
     name = None
+    winner: int | None
     if variant == "mexican-train":
         winner = info.last_mover if ending == "domino" else None
         points = c
@@ -571,7 +583,6 @@ def expected_hand(
     for seat in range(players):
         totals[party(seat)] += c[seat]
     points = [0] * parties
-    winner: int | None
     scores: list[int]
     if variant == "partnership":
         if ending == "domino":
@@ -623,7 +634,7 @@ def expected_hand(
     }
 
 
-def played_out(table: tuple[str, int, dict], seed: int) -> tuple[Match, list[HandInfo]]:
+def played_out(table: tuple[str, int, dict[str, Any]], seed: int) -> tuple[Match, list[HandInfo]]:
     variant, players, options = table
     match = Match(variant, players, options, rng=Random(seed))
     infos = play(match, Random(seed + 1))
@@ -659,7 +670,7 @@ def assert_scored(
 @settings(max_examples=30, deadline=None)
 @given(table=tables(), seed=seeds)
 def test_points_go_to_exactly_the_parties_the_rules_name(
-    table: tuple[str, int, dict], seed: int
+    table: tuple[str, int, dict[str, Any]], seed: int
 ) -> None:
     """Every hand's ending, name, capicú, winner, points and scores are RULES.md's."""
     variant, players, options = table
@@ -670,7 +681,9 @@ def test_points_go_to_exactly_the_parties_the_rules_name(
 
 @settings(max_examples=30, deadline=None)
 @given(table=tables(), seed=seeds)
-def test_scores_are_the_running_sum_of_points(table: tuple[str, int, dict], seed: int) -> None:
+def test_scores_are_the_running_sum_of_points(
+    table: tuple[str, int, dict[str, Any]], seed: int
+) -> None:
     """A hand's scores are the last scores plus its points (haitian-partners: the losing
     team goes back to 0); the match's scores are the last hand's."""
     variant, players, _options = table
@@ -744,7 +757,7 @@ def assert_leaders(variant: str, players: int, infos: list[HandInfo], over: bool
 
 @settings(max_examples=30, deadline=None)
 @given(table=tables(), seed=seeds)
-def test_leaders_follow_the_rules(table: tuple[str, int, dict], seed: int) -> None:
+def test_leaders_follow_the_rules(table: tuple[str, int, dict[str, Any]], seed: int) -> None:
     """The next seat, the winner, the blocker, the lower partner: as RULES.md says."""
     variant, players, _options = table
     match, infos = played_out(table, seed)
@@ -768,7 +781,7 @@ LONG_TABLES = [
 @settings(max_examples=30, deadline=None)
 @given(table=st.sampled_from(LONG_TABLES), seed=seeds)
 def test_long_matches_score_and_lead_as_the_rules_say(
-    table: tuple[str, int, dict], seed: int
+    table: tuple[str, int, dict[str, Any]], seed: int
 ) -> None:
     """Long matches (target 500, open-ended tables) reach the rare cases: blocked ties,
     equal highest counts, capicú with a bonus; every hand is still scored and led right."""
@@ -803,7 +816,9 @@ def expected_winners(
 
 @settings(max_examples=30, deadline=None)
 @given(table=tables(), seed=seeds)
-def test_the_match_always_ends_with_winners(table: tuple[str, int, dict], seed: int) -> None:
+def test_the_match_always_ends_with_winners(
+    table: tuple[str, int, dict[str, Any]], seed: int
+) -> None:
     """A match that is not open-ended ends within a bound of hands, exactly when RULES.md
     says (target reached, hands or rounds played), with the winners it names."""
     variant, players, options = table
@@ -837,7 +852,7 @@ def test_the_match_always_ends_with_winners(table: tuple[str, int, dict], seed: 
     mid_hand=st.booleans(),
 )
 def test_an_open_ended_match_ends_when_the_host_finishes_it(
-    table: tuple[str, int, dict], seed: int, hands: int, mid_hand: bool
+    table: tuple[str, int, dict[str, Any]], seed: int, hands: int, mid_hand: bool
 ) -> None:
     """Online tables have no limit; "Finish match" decides as at a normal end: the highest
     score (2 players, partners; equal scores share) or the Wa (3-4 players). A hand in
@@ -884,7 +899,7 @@ def check_views_alike(match: Match, _events: list[Event] | None = None) -> None:
 @settings(max_examples=25, deadline=None)
 @given(table=tables(), seed=seeds)
 def test_all_seats_views_at_once_are_each_seats_own_view(
-    table: tuple[str, int, dict], seed: int
+    table: tuple[str, int, dict[str, Any]], seed: int
 ) -> None:
     variant, players, options = table
     match = Match(variant, players, options, rng=Random(seed))

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from deals import with_counts
+from deals import line_hand, with_counts
 from kabes.errors import BadRecord
 from kabes.match import Match
 from kabes.moves import TIMEOUT, parse_move
@@ -66,7 +66,8 @@ CONFIGS = [
 
 def load(name: str) -> dict[str, Any]:
     """A fresh copy of an example record."""
-    return json.loads((DATA / name).read_text(encoding="utf-8"))
+    record: dict[str, Any] = json.loads((DATA / name).read_text(encoding="utf-8"))
+    return record
 
 
 def stripped(record: dict[str, Any]) -> dict[str, Any]:
@@ -257,15 +258,17 @@ def test_lead_lays_the_first_written_number_on_the_left(seed: int) -> None:
         for left, right in ((tile.high, tile.low), (tile.low, tile.high)):
             match = first_hand()
             match.apply(None, parse_move(f"{left}-{right}", 6))
-            line = match.hand.line  # type: ignore[union-attr]
+            line = line_hand(match).line
+            assert line is not None
             assert (line.left, line.right) == (left, right)
-            assert match.hand.moves == [f"{left}-{right}"]  # type: ignore[union-attr]
+            assert line_hand(match).moves == [f"{left}-{right}"]
     match = first_hand()
     match.apply(None, TIMEOUT)
-    line = match.hand.line  # type: ignore[union-attr]
+    line = line_hand(match).line
     lowest = min(held)
+    assert line is not None
     assert (line.left, line.right) == (lowest.low, lowest.high)
-    assert match.hand.moves == ["timeout"]  # type: ignore[union-attr]
+    assert line_hand(match).moves == ["timeout"]
 
 
 # -- unfinished records ---------------------------------------------------------------------

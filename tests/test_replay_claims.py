@@ -22,7 +22,8 @@ runner = CliRunner()
 
 
 def load(name: str) -> dict[str, Any]:
-    return json.loads((RECORDS / name).read_text(encoding="utf-8"))
+    record: dict[str, Any] = json.loads((RECORDS / name).read_text(encoding="utf-8"))
+    return record
 
 
 def written(tmp_path: Path, record: dict[str, Any]) -> Path:
@@ -31,7 +32,7 @@ def written(tmp_path: Path, record: dict[str, Any]) -> Path:
     return path
 
 
-def test_a_wrong_stored_hand_result_is_reported_with_hand_field_and_both_values():
+def test_a_wrong_stored_hand_result_is_reported_with_hand_field_and_both_values() -> None:
     record = load("haitian-2.json")
     record["hands"][1]["result"]["points"] = [99, 0]
     assert disagreements(record, filled(record)) == [
@@ -39,7 +40,7 @@ def test_a_wrong_stored_hand_result_is_reported_with_hand_field_and_both_values(
     ]
 
 
-def test_a_wrong_stored_match_result_is_reported():
+def test_a_wrong_stored_match_result_is_reported() -> None:
     record = load("plaza-2.json")
     record["result"]["kochon"] = not record["result"]["kochon"]
     found = disagreements(record, filled(record))
@@ -48,7 +49,7 @@ def test_a_wrong_stored_match_result_is_reported():
     assert str(found[0]).startswith("the match result, kochon: the record says ")
 
 
-def test_a_result_stored_for_a_hand_that_never_ended_is_reported():
+def test_a_result_stored_for_a_hand_that_never_ended_is_reported() -> None:
     record = load("haitian-2.json")
     record["hands"] = record["hands"][:2]
     record["hands"][1]["moves"] = record["hands"][1]["moves"][:3]
@@ -56,14 +57,14 @@ def test_a_result_stored_for_a_hand_that_never_ended_is_reported():
     assert found[0].hand == 2 and found[0].field == "result" and found[0].computed is None
 
 
-def test_the_shared_records_without_counts_agree_with_the_rules():
+def test_the_shared_records_without_counts_agree_with_the_rules() -> None:
     for path in sorted(RECORDS.glob("*.json")):
         record = load(path.name)
         assert "counts" not in record["hands"][0]["result"]
         assert disagreements(record, filled(record)) == [], path.name
 
 
-def test_stored_counts_are_checked_like_every_other_field():
+def test_stored_counts_are_checked_like_every_other_field() -> None:
     record = with_counts(load("partnership-4.json"))
     assert disagreements(record, filled(record)) == []
     record["hands"][0]["result"]["counts"] = [0, 0, 0, 0]
@@ -71,7 +72,9 @@ def test_stored_counts_are_checked_like_every_other_field():
     assert (found.hand, found.field, found.stored) == (1, "counts", [0, 0, 0, 0])
 
 
-def test_replay_of_a_record_with_a_wrong_result_exits_3_and_says_where(tmp_path):
+def test_replay_of_a_record_with_a_wrong_result_exits_3_and_says_where(
+    tmp_path: Path,
+) -> None:
     record = load("haitian-2.json")
     record["hands"][1]["result"]["points"] = [99, 0]
     result = runner.invoke(app, ["replay", str(written(tmp_path, record))])
@@ -80,8 +83,8 @@ def test_replay_of_a_record_with_a_wrong_result_exits_3_and_says_where(tmp_path)
 
 
 def test_replay_json_of_a_record_with_a_wrong_result_prints_the_computed_record_and_exits_3(
-    tmp_path,
-):
+    tmp_path: Path,
+) -> None:
     record = load("haitian-2.json")
     wrong = copy.deepcopy(record)
     wrong["hands"][1]["result"]["points"] = [99, 0]
@@ -91,7 +94,7 @@ def test_replay_json_of_a_record_with_a_wrong_result_prints_the_computed_record_
     assert "hand 2, points: the record says [99, 0], the rules give [0, 10]" in result.stderr
 
 
-def test_replay_of_a_record_with_no_stored_results_exits_0(tmp_path):
+def test_replay_of_a_record_with_no_stored_results_exits_0(tmp_path: Path) -> None:
     record = load("plaza-2.json")
     del record["result"]
     for hand in record["hands"]:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deals import SEATINGS
+from deals import SEATINGS, train_hand
 from kabes.errors import BadOptions
 from kabes.events import Dealt, Drew
 from kabes.match import Match
@@ -24,7 +24,9 @@ def walk(variant: str, players: int, seed: int, steps: int) -> Match:
     for _ in range(steps):
         if not match.hand_in_progress:
             break
-        match.apply(None, rng.choice(match.hand.legal_moves()))  # type: ignore[union-attr]
+        hand = match.hand
+        assert hand is not None
+        match.apply(None, rng.choice(hand.legal_moves()))
     return match
 
 
@@ -54,7 +56,7 @@ def test_a_view_never_holds_another_seats_hidden_tiles(
         if hand.end is None:
             assert seen.revealed is None
             others = {t for s, h in enumerate(hand.hands) if s != seat for t in h}
-            stock = set(hand.stock[hand.drawn :])  # type: ignore[attr-defined]
+            stock = set(hand.stock[hand.drawn :])
             hidden = (others | stock) - {seen.forced_lead}  # a forced lead is announced
             assert not tiles_in(seen) & hidden
         else:
@@ -67,7 +69,8 @@ def test_only_the_seat_to_move_sees_legal_moves(variant: str, players: int) -> N
     for seat in range(players):
         seen = view(match, seat)
         if seat == match.turn:
-            assert seen.legal == tuple(match.hand.legal_moves())  # type: ignore[union-attr]
+            assert match.hand is not None
+            assert seen.legal == tuple(match.hand.legal_moves())
             assert seen.my_turn
         else:
             assert seen.legal == ()
@@ -92,9 +95,11 @@ def test_private_events_go_only_to_their_seat() -> None:
     dealt = [e for e in events if isinstance(e, Dealt)]
     assert [e.to for e in dealt] == [0, 1]
     rng = Random(1)
-    drew = []
+    drew: list[Drew] = []
     while match.hand_in_progress and not drew:
-        events = match.apply(None, rng.choice(match.hand.legal_moves()))  # type: ignore[union-attr]
+        hand = match.hand
+        assert hand is not None
+        events = match.apply(None, rng.choice(hand.legal_moves()))
         drew = [e for e in events if isinstance(e, Drew)]
     assert drew and all(e.to == e.seat for e in drew)
 
@@ -108,8 +113,8 @@ def test_a_view_of_a_seat_not_at_the_table_is_refused() -> None:
 def test_mexican_train_view_shows_trains_markers_and_engine() -> None:
     match = walk("mexican-train", 4, seed=2, steps=30)
     seen = view(match, 0)
-    hand = match.hand
+    hand = train_hand(match)
     assert seen.engine is not None and seen.engine.is_double
     assert [t.owner for t in seen.trains] == [0, 1, 2, 3]
-    assert [t.marked for t in seen.trains] == hand.marked  # type: ignore[union-attr]
+    assert [t.marked for t in seen.trains] == hand.marked
     assert seen.line is None

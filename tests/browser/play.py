@@ -6,26 +6,28 @@ for a move the step accepts, wrong_try() for one it does not."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from helpers import wait_for
+from playwright.sync_api import Page
 
 from kabes.lessons.model import Lesson
 from kabes.lessons.position import try_move
 from kabes.match import Match
 from kabes.moves import Play, parse_move
+from kabes.tiles import Tile
 from kabes.views import view
 
 PLAYABLE = '[data-tile][aria-disabled="false"]'
 
 
-def my_turn(page: Any) -> bool:
+def my_turn(page: Page) -> bool:
     return page.locator(".status.mine").count() > 0 and page.locator(PLAYABLE).count() > 0
 
 
-def tap_play(page: Any) -> str:
+def tap_play(page: Page) -> str:
     tile = page.locator(PLAYABLE).first
     key = tile.get_attribute("data-tile")
+    assert key is not None, "a playable tile without its data-tile"
     tile.click()
     places = page.locator("[data-place]")
     if places.count():
@@ -33,10 +35,12 @@ def tap_play(page: Any) -> str:
     return key
 
 
-def drag_play(page: Any) -> str:
+def drag_play(page: Page) -> str:
     tile = page.locator(PLAYABLE).first
     key = tile.get_attribute("data-tile")
+    assert key is not None, "a playable tile without its data-tile"
     box = tile.bounding_box()
+    assert box is not None, "the tile to drag is not on screen"
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
@@ -44,12 +48,13 @@ def drag_play(page: Any) -> str:
     places = page.locator("[data-place]")
     where = places.last if places.count() else page.locator(".board")
     target = where.bounding_box()
+    assert target is not None, "the place to drop on is not on screen"
     page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=6)
     page.mouse.up()
     return key
 
 
-def wait_played(page: Any, before: int, key: str | None = None) -> None:
+def wait_played(page: Page, before: int, key: str | None = None) -> None:
     """Wait until the tile `key` has left the hand (else: until the hand holds fewer than
     `before` tiles), or the hand has ended. In draw games the count can come back up, when
     the table draws for this seat before the page looks."""
@@ -70,7 +75,7 @@ def wait_played(page: Any, before: int, key: str | None = None) -> None:
         raise AssertionError(f"nothing was played: {state}") from e
 
 
-def key(tile: Any) -> str:
+def key(tile: Tile) -> str:
     """A tile as the hand names it (data-tile): low half first."""
     return f"{tile.low}-{tile.high}"
 
@@ -112,7 +117,7 @@ def wrong_try(lesson: Lesson, index: int, match: Match) -> Tap | None:
     return None
 
 
-def tap(page: Any, move: Tap) -> None:
+def tap(page: Page, move: Tap) -> None:
     page.click(f'[data-tile="{move.tile}"]')
     if move.place is not None:
         page.click(f'[data-place="{move.place}"]')

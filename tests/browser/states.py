@@ -11,6 +11,7 @@ from typing import Any
 from kabes.ai import make_player
 from kabes.match import Match
 from kabes.moves import TIMEOUT
+from kabes.table.messages import Clock, Pause
 from kabes.table.wire import view_json
 from kabes.views import View, view
 
@@ -93,9 +94,9 @@ def state(match: Match, seat: int = 0, clock_ms: int = 31000) -> dict[str, Any]:
     clock = (
         None
         if v.turn is None
-        else {"seat": v.turn, "remaining_ms": clock_ms, "away": False, "total_ms": 45000}
+        else Clock(seat=v.turn, remaining_ms=clock_ms, away=False, total_ms=45000)
     )
     pause = (
-        None if match.hand_in_progress or match.over else {"remaining_ms": 24000, "total_ms": 30000}
+        None if match.hand_in_progress or match.over else Pause(remaining_ms=24000, total_ms=30000)
     )
     return view_json(v, clock, pause)

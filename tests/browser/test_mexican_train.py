@@ -59,7 +59,7 @@ def play(page: Any, tile: str, place: str | None) -> str | None:
         target = page.locator(f'[data-place="{place}"]') if place else lit.first
         if not target.count():
             target = lit.first
-        where = target.get_attribute("data-place")
+        where: str | None = target.get_attribute("data-place")
         target.click()
         return where
     return None

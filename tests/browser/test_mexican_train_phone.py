@@ -126,7 +126,7 @@ def open_table(new_page: Any, server: str, players: int, late: bool, size: str, 
     page.wait_for_selector(".train[data-train]")
     page.wait_for_selector("[data-tile]")
     page.wait_for_timeout(100)  # the board is drawn again once the hand has its size
-    page.several = f"{tile.low}-{tile.high}"  # type: ignore[attr-defined]
+    page.several = f"{tile.low}-{tile.high}"
     return page
 
 

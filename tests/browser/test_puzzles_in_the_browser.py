@@ -71,7 +71,7 @@ def daily_id(base: str) -> str:
 
 def tap_first_move(page: Any, puzzle: Puzzle) -> str:
     """Tap the tile of the first legal move, and its end when it fits two; the move made."""
-    move = puzzle.view["legal"][0]
+    move: str = puzzle.view["legal"][0]
     tile, _, place = move.partition("@")
     low, high = sorted(int(n) for n in tile.split("-"))
     page.click(f'[data-tile="{low}-{high}"]')

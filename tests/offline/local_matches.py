@@ -42,7 +42,8 @@ def every_table(seed: int = 1) -> list[dict[str, Any]]:
     for variant, rules in VARIANTS.items():
         if rules.people_only:
             continue
-        turn, seen = 0, set()
+        turn = 0
+        seen: set[str] = set()
         while len(seen) < len(LEVELS):
             for players in rules.seat_counts:
                 computers = {}

@@ -82,7 +82,10 @@ class RedisSpace:
         finally:
             await client.aclose()
         # The lease holds ``{process}/{token}`` (kabes.server.hub.cluster).
-        return None if value is None else bytes(value).decode().split("/", 1)[0]
+        if value is None:
+            return None
+        held = value if isinstance(value, str) else value.decode()
+        return held.split("/", 1)[0]
 
     async def clean(self) -> None:
         """Delete every key of this prefix."""

@@ -12,7 +12,7 @@ import itertools
 import json
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -53,9 +53,11 @@ class Socket:
             "root_path": "", "headers": [], "client": ("127.0.0.1", 50000),
             "server": ("127.0.0.1", 8000), "subprotocols": [], "state": {},
         }
-        self.task = asyncio.get_running_loop().create_task(
-            app(scope, self.to_app.get, self.from_app.put)
-        )
+
+        async def send(message: MutableMapping[str, Any]) -> None:
+            await self.from_app.put(dict(message))
+
+        self.task = asyncio.get_running_loop().create_task(app(scope, self.to_app.get, send))
 
     def send_text(self, text: str) -> None:
         """Send a text frame."""

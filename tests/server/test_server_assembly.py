@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fastapi import FastAPI
+
 from kabes.server.assembly import assemble
 from kabes.server.common.config import ServerConfig
 from kabes.server.services import Services
@@ -16,7 +18,9 @@ def test_the_server_is_assembled_from_its_configuration(tmp_path: Path) -> None:
     try:
         assert server.address == "http://[::1]:8123/"
         assert server.store == f"SQLite file {tmp_path / 'kabes.sqlite3'}"
-        services = server.uvicorn.config.app.state.services
+        app = server.uvicorn.config.app
+        assert isinstance(app, FastAPI)
+        services = app.state.services
         assert isinstance(services, Services)
         assert services.settings.workers == 1
         assert services.settings.timing.turn_seconds == 7.0

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -180,7 +181,7 @@ async def test_a_frozen_owner_writes_nothing_once_its_table_is_taken_and_its_cli
         # are moved to it (their sockets closed, they reconnect through their process).
         for n in (1, 2):
             client = game.clients[n]
-            await until(lambda c=client: _closed(c), "the seats on B and C to be moved")
+            await until(partial(_closed, client), "the seats on B and C to be moved")
             await game.back(client)
         new_owner = await until(
             lambda: _other_owner(redis_space, game.code, a.id), "the table to be taken")
@@ -192,7 +193,7 @@ async def test_a_frozen_owner_writes_nothing_once_its_table_is_taken_and_its_cli
         # A's clients are closed (1012) and come back through A, relayed to the new owner.
         for n in (0, 3):
             client = game.clients[n]
-            await until(lambda c=client: _closed(c), "A to close its sockets")
+            await until(partial(_closed, client), "A to close its sockets")
         answers = [r.message for r in frozen.log[start:] if r.message.get("id") == action]
         assert all(m["type"] == "error" and m["code"] == "unavailable" for m in answers), answers
         await game.back(game.clients[0])

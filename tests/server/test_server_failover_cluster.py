@@ -30,6 +30,7 @@ import contextlib
 import json
 import random
 import secrets
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -154,7 +155,8 @@ async def test_a_frozen_owners_table_moves_with_seats_mid_hello_mid_action_and_i
         # reconnect (1012) once A's lease ended; it comes back to the new owner.
         idle = game.clients[idle_seat]
         await until(lambda: _closed(idle), "the idle seat to be moved")
-        assert idle.ws is not None and idle.ws.close_code == MOVED, idle.ws.close_code
+        assert idle.ws is not None and idle.ws.close_code == MOVED, (
+            idle.ws.close_code if idle.ws else None)
         await game.state()  # every seat back, in step
         resumed = max(s for s, k, e in await entries(db, game.code)
                       if k == "resumed" and e > first_epoch)
@@ -165,7 +167,8 @@ async def test_a_frozen_owners_table_moves_with_seats_mid_hello_mid_action_and_i
         # A closes its own socket of the table it lost (1012), having sent on it nothing of
         # the table: no welcome, no update (it finds it lost the table before acting).
         await until(lambda: _closed(stale), "A to close its socket of the table")
-        assert stale.ws is not None and stale.ws.close_code == MOVED, stale.ws.close_code
+        assert stale.ws is not None and stale.ws.close_code == MOVED, (
+            stale.ws.close_code if stale.ws else None)
         told = [r.message for r in stale.log[since:]]
         assert all(m["type"] == "error" and m["code"] == "unavailable" for m in told), told
         for _ in range(4):
@@ -213,7 +216,7 @@ async def test_an_owner_cut_off_from_redis_lets_its_table_move_and_tells_its_cli
             # those (1012) once A's lease has ended.
             for n in (0, 3, 1, 2):
                 client = game.clients[n]
-                await until(lambda c=client: _closed(c), f"seat {n}'s socket to be closed")
+                await until(partial(_closed, client), f"seat {n}'s socket to be closed")
                 assert client.ws is not None and client.ws.close_code == MOVED, (
                     n, client.ws.close_code if client.ws else None)
             new_owner = await until(lambda: _other_owner(redis_space, game.code, a.id),
@@ -301,7 +304,7 @@ async def test_an_owner_whose_redis_link_breaks_for_a_moment_has_its_relayed_soc
             proxy.mend()  # A's links to Redis close: what went through them may be lost
             for n in (1, 3):
                 client = game.clients[n]
-                await until(lambda c=client: _closed(c), f"seat {n}'s relayed socket to close")
+                await until(partial(_closed, client), f"seat {n}'s relayed socket to close")
                 assert client.ws is not None and client.ws.close_code == MOVED, (
                     n, client.ws.close_code if client.ws else None)
             assert await redis_space.owner(game.code) == a.id, "A was to keep its table"
@@ -356,7 +359,7 @@ async def test_owners_frozen_and_killed_at_random_moments_lose_no_acknowledged_m
                     client.base = chance.choice(live).base
                     await client.drop()
             await moving
-            await until(lambda o=owner: _other_owner(redis_space, game.code, o.id),
+            await until(partial(_other_owner, redis_space, game.code, owner.id),
                         f"the table to leave {kind} {owner.id} (seed {seed}, event {n})")
             await game.step()
             if kind == "kill":

@@ -15,6 +15,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,11 @@ class CountingPool(ThreadPoolExecutor):
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         self.sent[fn.__name__] += 1
         return super().submit(fn, *args, **kwargs)
+
+
+def answer_to(action: str, message: dict[str, Any]) -> bool:
+    """Whether ``message`` answers the request ``action``."""
+    return message.get("id") == action
 
 
 async def answers(sock: Socket, ids: set[str]) -> dict[str, dict[str, Any]]:
@@ -139,7 +145,7 @@ async def test_a_hint_flood_leaves_another_tables_computer_move_within_its_budge
                 f"(its budget: {delay + budget:.2f} s)")
             for n, client in enumerate(flooders):
                 for action in asked[n]:
-                    hint = await client.wait(lambda m, a=action: m.get("id") == a)
+                    hint = await client.wait(partial(answer_to, action))
                     assert hint["type"] == "hint", hint
     finally:
         server.kill()

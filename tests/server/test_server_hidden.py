@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from harness import Server, Socket, settle
 
+from deals import train_hand
 from kabes.events import LeaderChosen
 from kabes.match import Match
 from kabes.moves import TIMEOUT, parse_move
@@ -396,10 +397,9 @@ def test_the_checker_catches_another_seats_tile_in_either_order(written: str) ->
 
 def test_the_checker_catches_a_stock_tile_but_not_a_laid_one() -> None:
     record, match = a_played_hand("mexican-train", 3, seed=11)
-    hand = match.hand
-    assert hand is not None
-    stock = hand.stock[hand.drawn]  # type: ignore[attr-defined]
-    engine = hand.engine  # type: ignore[attr-defined]
+    hand = train_hand(match)
+    stock = hand.stock[hand.drawn]
+    engine = hand.engine
     found = leaks_in(record, 2, [update(match, 2, events=[{"tile": f"{stock.high}-{stock.low}"}])])
     assert len(found) == 1 and "the stock" in found[0], found
     laid = update(match, 2, events=[{"tile": f"{engine.high}-{engine.low}"}])

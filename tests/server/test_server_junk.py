@@ -169,7 +169,7 @@ class Run:
         table = self.table
         started = time.monotonic()
         while True:
-            now = await table.call(lambda: {
+            now: dict[str, Any] = await table.call(lambda: {
                 "seq": table.state.seq, "status": str(table.state.status),
                 "turn": table.state.turn, "host": table.state.host,
                 "hands": 0 if table.state.match is None
@@ -374,7 +374,8 @@ async def action(
     if answer["type"] == "error":
         assert answer["message"], answer
     run.answered.append(Answered(peer.seat, message, answer))
-    return answer["type"] == "ack"
+    acked: bool = answer["type"] == "ack"
+    return acked
 
 
 def host_answer(state: dict[str, Any], seat: int, kind: str) -> set[str]:

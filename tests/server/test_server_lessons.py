@@ -121,7 +121,7 @@ async def test_a_tile_not_in_the_hand_is_refused_naming_the_reason(server: Serve
 
 
 async def test_a_try_that_does_not_fit_the_step_is_refused_and_says_why(server: Server) -> None:
-    cases = [
+    cases: list[tuple[dict[str, Any], int, str]] = [
         ({"step": 9, "move": "6-3"}, 400, "bad_step"),
         ({"step": 2, "move": "6-3"}, 400, "bad_step"),  # a read step: the step alone
         ({"step": 0, "choice": 1}, 400, "bad_step"),  # a play step

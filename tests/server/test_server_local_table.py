@@ -31,7 +31,7 @@ from kabes.table.creation import NewTable
 from kabes.table.state import TableState
 
 FAST = Settings(computer_delay=0.0, expert_budget=0.02, hint_budget=0.02, review_budget=0.02)
-TABLES = [
+TABLES: list[dict[str, Any]] = [
     {"variant": "haitian", "players": 3, "computers": {"1": "expert", "2": "casual"},
      "options": {"hands": 2}},
     {"variant": "plaza-partners", "players": 4, "options": {"target": 50},
@@ -161,7 +161,7 @@ def at_local(spec: dict[str, Any], player: int, entries: list[Any],
 def same(message: dict[str, Any], code: str) -> dict[str, Any]:
     """``message`` without what a clock or a search decides, its table named ``CODE``."""
     text = json.dumps(message).replace(f'"{code}"', '"CODE"')
-    out = json.loads(text)
+    out: dict[str, Any] = json.loads(text)
     view, table = out.get("view"), out.get("table")
     for clock in ("clock", "pause"):
         if view and view.get(clock):

@@ -155,7 +155,8 @@ async def test_from_outside_a_second_socket_of_a_player_who_left_never_sees_the_
                     with contextlib.suppress(ConnectionClosed):  # closed already
                         await second.send({"type": "sync", "id": "peek"})
                     await asyncio.sleep(0.1)
-                    assert second.ws.close_code == 4403, second.ws.close_code
+                    assert second.ws is not None and second.ws.close_code == 4403, (
+                        second.ws.close_code if second.ws else None)
                 seen = [r.message for r in second.log]
                 assert all(m["seq"] < left["seq"] for m in seen if "view" in m), seen
                 assert not [m for m in seen if m.get("id") == "peek" and m["type"] == "ack"]

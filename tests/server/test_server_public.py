@@ -48,8 +48,10 @@ async def test_a_table_is_private_and_unwatchable_unless_the_host_says(server: S
 
 async def test_public_and_watch_of_the_wrong_type_are_bad_options(server: Server) -> None:
     (token,) = await guests(server, 1)
-    for body in ({"public": "yes"}, {"public": 1}, {"watch": None, "public": []},
-                 {"watch": "no"}):
+    bodies: list[dict[str, Any]] = [
+        {"public": "yes"}, {"public": 1}, {"watch": None, "public": []}, {"watch": "no"}
+    ]
+    for body in bodies:
         reply = await server.http.post("/api/tables", headers=auth(token),
                                        json={"variant": "haitian", **body})
         assert reply.status_code == 422, (body, reply.text)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness import Server
-from test_server_protocol import act, fresh, play_out_hand, play_turn, same_state, seat_people
+from harness import Server, fresh
+from test_server_protocol import act, play_out_hand, play_turn, same_state, seat_people
 
 from kabes.explain import CODES
 

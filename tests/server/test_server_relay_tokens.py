@@ -87,7 +87,7 @@ async def pair(redis_space: RedisSpace) -> AsyncIterator[tuple[Link, Link]]:
     for _ in range(2):
         cluster = Cluster(redis_space.url, "http://test", redis_space.prefix, LEASE)
         owned = Owned()
-        relay = Relay(cluster, owned)  # type: ignore[arg-type]
+        relay = Relay(cluster, owned)
         await cluster.start()
         links.append(Link(cluster, relay, owned))
     try:

@@ -75,7 +75,7 @@ async def test_a_seats_messages_sent_at_50_a_second_then_handled_in_a_burst_are_
     sock, _ = await server.connect(code, token)
     table: Table = server.hub.tables[code]
     held = HeldStore(table.store)
-    table.store = held  # type: ignore[assignment]
+    table.store = held
     sock.send({"type": "start", "id": "go"})
     ids = [f"s{n}" for n in range(MAX_MESSAGES_PER_SECOND * 3 // 2)]
     for action_id in ids:  # 50 a second, for 3 seconds; the table handles none meanwhile

@@ -623,7 +623,7 @@ async def test_a_move_whose_write_fails_is_refused_and_the_table_rebuilt_at_once
         async def refuse(*_: Any) -> None:
             raise StoreError("the disk is full")
 
-        store.append = refuse  # type: ignore[method-assign]
+        store.append = refuse  # type: ignore[method-assign, assignment]
         move = update["view"]["legal"][0]
         sock.send({"type": "play", "id": "full", "move": move})
         refused = await sock.until("error")

@@ -3,6 +3,7 @@ random source, and a private table's rematch code reaches only that table's seat
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 
@@ -14,11 +15,10 @@ async def test_deals_are_shuffled_from_the_operating_systems_random_source(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     drawn: list[int] = []
-    urandom = random._urandom  # type: ignore[attr-defined]
 
-    def counted(n: int) -> bytes:
+    def counted(n: int) -> bytes:  # in place of random's own os.urandom
         drawn.append(n)
-        return urandom(n)
+        return os.urandom(n)
 
     _, token = await server.guest()
     code = (await server.open_table(token, variant="haitian", players=2,
@@ -35,8 +35,9 @@ async def test_deals_are_shuffled_from_the_operating_systems_random_source(
 
 async def finished_table(server: Server, token: str) -> str:
     """A one-hand match against a computer, played to its end by ``token``; its code."""
-    code = (await server.open_table(token, variant="haitian", players=3, options={"hands": 1},
-                                    computers={"1": "casual", "2": "beginner"}))["code"]
+    code: str = (await server.open_table(token, variant="haitian", players=3,
+                                         options={"hands": 1},
+                                         computers={"1": "casual", "2": "beginner"}))["code"]
     sock, _ = await server.connect(code, token)
     sock.send({"type": "start", "id": "s"})
     moves = 0

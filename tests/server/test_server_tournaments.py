@@ -42,7 +42,7 @@ async def test_creating_is_refused_as_for_tables_and_for_a_format_the_variant_ca
     server: Server
 ) -> None:
     _, token = await server.guest()
-    cases = [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"variant": "chess"}, "bad_variant"),
         ({"variant": "plaza", "options": {"target": 7}}, "bad_options"),
         ({"variant": "plaza", "players": 9}, "bad_options"),

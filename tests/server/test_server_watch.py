@@ -85,6 +85,7 @@ async def test_a_watcher_over_a_whole_match_never_receives_a_hidden_tile(
     people = [person(sock, seat, table, rng) for seat, sock in socks.items()]
     *_, late = await asyncio.wait_for(asyncio.gather(
         *people, read_to_the_end(early, table), late_watcher()), 300)
+    assert late is not None  # late_watcher's socket (the others return nothing)
     await settle()
     for sock in [early, late, *socks.values()]:
         await sock.quiet()
@@ -128,7 +129,8 @@ async def test_a_watchers_actions_are_refused_not_seated_and_its_socket_stays_op
     sock, welcome = await watch(server, code)
     view = welcome["view"]
     assert (view["seat"], view["hand"], view["legal"]) == (None, [], [])
-    actions = [{"type": "play", "id": "p", "move": "6-6"}, {"type": "start", "id": "s"},
+    actions: list[dict[str, Any]] = [
+               {"type": "play", "id": "p", "move": "6-6"}, {"type": "start", "id": "s"},
                {"type": "next_hand", "id": "n"}, {"type": "finish", "id": "f"},
                {"type": "hint", "id": "h"}, {"type": "review", "id": "r"},
                {"type": "leave", "id": "l"}, {"type": "play_again", "id": "a"},

@@ -14,6 +14,7 @@ from kabes.moves import parse_move
 from kabes.table import actions, outbox
 from kabes.table.encoding import JSON
 from kabes.table.entries import Entry
+from kabes.table.messages import Summary, View
 from kabes.table.refusals import ErrorCode, Refused
 from kabes.table.state import Status, TableState, Timing, read_move, replay
 from kabes.tiles import full_set
@@ -45,7 +46,7 @@ class Log:
 def seen(state: TableState) -> bytes:
     """Everything a table shows: its summary and every seat's view with the clocks."""
     running = outbox.clocks(state, 1_800_000_000.0, lambda seat: False)
-    everything = [outbox.summary(state, lambda seat: seat % 2 == 0)]
+    everything: list[Summary | View] = [outbox.summary(state, lambda seat: seat % 2 == 0)]
     everything += [outbox.seat_view(state, seat, running) for seat in range(state.players)]
     return JSON.encode(everything)
 
