@@ -346,9 +346,8 @@ def test_haitian_partners_after_blok_winning_partner_with_lower_count_leads() ->
     assert match.turn == 3
 
 
-def test_haitian_partners_after_blok_equal_partners_first_in_play_order_from_blocker_leads() -> (
-    None
-):
+def test_haitian_partners_after_blok_equal_partners_first_in_play_order_from_blocker_leads(
+) -> None:
     match = blocked("haitian-partners", S0_S2_LOW)  # team 0 wins, seats 0 and 2 both 17
     assert result_of(match).winner == 0
     assert result_of(match).next_leader == 2  # after the blocker, seat 1: 2, 3, 0

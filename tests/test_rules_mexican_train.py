@@ -392,9 +392,8 @@ def test_mexican_train_blocked_when_every_player_in_turn_has_passed_with_the_sto
     assert result.points[0] == count(tiles(hands[0])[10:]) + count(stock[0::2])
 
 
-def test_mexican_train_round_r_starts_with_double_13_minus_r_and_13_rounds_lowest_total_wins() -> (
-    None
-):
+def test_mexican_train_round_r_starts_with_double_13_minus_r_and_13_rounds_lowest_total_wins(
+) -> None:
     match = Match("mexican-train", 2)
     total = 0
     for number in range(12, -1, -1):
