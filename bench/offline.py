@@ -140,7 +140,8 @@ def worlds(budget: float) -> dict[str, float]:
     for variant, players in (("plaza", 2), ("haitian-partners", 4), ("mexican-train", 4)):
         match = Match(variant, players, rng=Random(11))
         match.deal_hand()
-        player, found = Skilled(Random(1)), list[int]()
+        player = Skilled(Random(1))
+        found: list[int] = []  # worlds searched at each chosen position
         while len(found) < 4 and match.hand_in_progress:
             seat = match.turn
             assert seat is not None

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kabes.events import Event
+from kabes.line import Line
 from kabes.line_hand import LineHand
 from kabes.match import Match
 from kabes.moves import TIMEOUT, parse_move
@@ -92,6 +93,13 @@ def line_hand(match: Match) -> LineHand:
     hand = match.hand
     assert isinstance(hand, LineHand), f"expected a hand on a line, got {hand!r}"
     return hand
+
+
+def line_of(match: Match) -> Line:
+    """The line of a match's hand on a line, once its first tile is down (as ``line_hand``)."""
+    line = line_hand(match).line
+    assert line is not None, "no tile has been laid on the line yet"
+    return line
 
 
 def train_hand(match: Match) -> TrainHand:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deals import SEATINGS, line_hand
+from deals import SEATINGS, line_of
 from kabes.errors import IllegalMove, NotYourTurn
 from kabes.events import Drew, Event, LeadDrawn, MarkerChanged, Passed, Played
 from kabes.line_hand import LineHand
@@ -503,8 +503,7 @@ def test_a_timeout_lead_lays_the_lower_number_on_the_left() -> None:
         assert match.hand is not None and match.turn is not None
         lowest = min(match.hand.hands[match.turn])
         match.apply(None, TIMEOUT)
-        line = line_hand(match).line
-        assert line is not None
+        line = line_of(match)
         assert (line.left, line.right) == (lowest.low, lowest.high)
 
 

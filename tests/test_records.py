@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from deals import line_hand, with_counts
+from deals import line_hand, line_of, with_counts
 from kabes.errors import BadRecord
 from kabes.match import Match
 from kabes.moves import TIMEOUT, parse_move
@@ -258,15 +258,13 @@ def test_lead_lays_the_first_written_number_on_the_left(seed: int) -> None:
         for left, right in ((tile.high, tile.low), (tile.low, tile.high)):
             match = first_hand()
             match.apply(None, parse_move(f"{left}-{right}", 6))
-            line = line_hand(match).line
-            assert line is not None
+            line = line_of(match)
             assert (line.left, line.right) == (left, right)
             assert line_hand(match).moves == [f"{left}-{right}"]
     match = first_hand()
     match.apply(None, TIMEOUT)
-    line = line_hand(match).line
+    line = line_of(match)
     lowest = min(held)
-    assert line is not None
     assert (line.left, line.right) == (lowest.low, lowest.high)
     assert line_hand(match).moves == ["timeout"]
 

@@ -11,6 +11,7 @@ from deals import (
     blocked_hands,
     deal_of,
     line_hand,
+    line_of,
     of_type,
     play,
     start,
@@ -90,16 +91,14 @@ def test_play_passes_to_the_next_seat() -> None:
 def test_the_lead_sets_both_ends() -> None:
     match, _ = start("partnership", BOTH_ENDS)
     play(match, "5-6")
-    line = line_hand(match).line
-    assert line is not None
+    line = line_of(match)
     assert line.ends == (5, 6)
 
 
 def test_a_tile_touches_with_the_matching_half_and_its_other_half_becomes_the_end() -> None:
     match, _ = start("partnership", BOTH_ENDS)
     play(match, "5-6 6-3@R")
-    line = line_hand(match).line
-    assert line is not None
+    line = line_of(match)
     assert line.ends == (5, 3)
     assert line.laid == [(5, 6), (6, 3)]
 
@@ -107,13 +106,11 @@ def test_a_tile_touches_with_the_matching_half_and_its_other_half_becomes_the_en
 def test_a_tile_fitting_both_ends_goes_on_the_end_the_player_chooses() -> None:
     left, _ = start("partnership", BOTH_ENDS)
     play(left, "5-6 6-3@R 3-5@L")
-    line = line_hand(left).line
-    assert line is not None
+    line = line_of(left)
     assert line.ends == (3, 3)
     right, _ = start("partnership", BOTH_ENDS)
     play(right, "5-6 6-3@R 3-5@R")
-    line = line_hand(right).line
-    assert line is not None
+    line = line_of(right)
     assert line.ends == (5, 5)
 
 
@@ -121,8 +118,7 @@ def test_doubles_never_branch_the_line_keeps_two_ends() -> None:
     match, _ = start("partnership", FOUR)
     # 6-6 lead, seat 1 passes, 0-6 left, seat 3 passes, 6-5 right, 0-1 left.
     play(match, "6-6 0-6@L 6-5@R 0-1@L")
-    line = line_hand(match).line
-    assert line is not None
+    line = line_of(match)
     assert line.laid == [(1, 0), (0, 6), (6, 6), (6, 5)]
     assert line.ends == (1, 5)
     assert match.turn == 2
@@ -141,8 +137,7 @@ def test_a_tile_fitting_no_end_is_refused_and_nothing_changes() -> None:
     with pytest.raises(IllegalMove):
         play(match, "5-6@L")  # not even held
     assert match.turn == 2
-    line = line_hand(match).line
-    assert line is not None
+    line = line_of(match)
     assert line.ends == (5, 3)
     assert line_hand(match).hands == hands
     assert line_hand(match).moves == ["5-6", "6-3@R"]
@@ -154,8 +149,7 @@ def test_a_move_out_of_turn_is_refused_and_nothing_changes() -> None:
     with pytest.raises(NotYourTurn):
         match.apply(2, parse_move("3-5@L"))
     assert match.turn == 1
-    line = line_hand(match).line
-    assert line is not None
+    line = line_of(match)
     assert line.ends == (5, 6)
     assert Tile.of(3, 5) in line_hand(match).hands[2]
 
@@ -236,8 +230,7 @@ def test_timeout_plays_the_first_fitting_tile_in_ascending_hand_order() -> None:
     played = of_type(events, Played)[0]
     assert played.tile is Tile.of(4, 6)
     assert played.timeout is True
-    line = line_hand(match).line
-    assert line is not None
+    line = line_of(match)
     assert line.ends == (0, 4)
     assert line_hand(match).moves[-1] == "timeout"
 
@@ -247,8 +240,7 @@ def test_timeout_tries_the_left_end_first() -> None:
     play(match, "5-6 6-3@R")
     match.apply(2, TIMEOUT)
     # 3-5 fits both ends (5 left, 3 right): on the left it leaves 3 and 3.
-    line = line_hand(match).line
-    assert line is not None
+    line = line_of(match)
     assert line.ends == (3, 3)
 
 
@@ -256,8 +248,7 @@ def test_timeout_lead_lays_the_lower_number_on_the_left() -> None:
     match, _ = start("partnership", BOTH_ENDS)
     match.apply(0, TIMEOUT)
     # Seat 0's lowest tile is 0-3.
-    line = line_hand(match).line
-    assert line is not None
+    line = line_of(match)
     assert line.ends == (0, 3)
     assert Tile.of(0, 3) not in line_hand(match).hands[0]
 

@@ -20,6 +20,7 @@ from deals import (
     TONBE_4P_SCRIPT,
     blocked_hands,
     line_hand,
+    line_of,
     of_type,
     play,
     start,
@@ -123,8 +124,7 @@ def test_haitian_first_hand_led_with_the_highest_double_held_by_its_holder() -> 
     with pytest.raises(IllegalMove):
         play(match, "1-6")
     play(match, "5-5")
-    line = line_hand(match).line
-    assert line is not None
+    line = line_of(match)
     assert line.ends == (5, 5)
 
 
@@ -152,8 +152,7 @@ def test_haitian_later_hands_the_winner_of_the_last_hand_leads_with_any_tile() -
     assert match.turn == 3
     assert line_hand(match).forced_lead is None
     play(match, "3-3")
-    line = line_hand(match).line
-    assert line is not None
+    line = line_of(match)
     assert line.ends == (3, 3)
 
 

@@ -10,6 +10,7 @@ from deals import (
     KABES_4P_SCRIPT,
     blocked_hands,
     line_hand,
+    line_of,
     of_type,
     play,
     play_out,
@@ -49,8 +50,7 @@ def test_partnership_first_hand_six_six_holder_leads_any_tile() -> None:
     assert match.turn == 2
     assert of_type(events, LeaderChosen) == [LeaderChosen(2, None)]
     play(match, "0-2")  # not the 6-6
-    line = line_hand(match).line
-    assert line is not None
+    line = line_of(match)
     assert line.ends == (0, 2)
 
 

@@ -20,6 +20,7 @@ from deals import (
     TONBE_2P_SCRIPT,
     blocked_hands,
     line_hand,
+    line_of,
     of_type,
     play,
     start,
@@ -191,8 +192,7 @@ def test_plaza_winner_of_last_hand_leads_next_with_any_tile() -> None:
     start("plaza", KABES_2P, match=match)
     assert match.turn == 1
     play(match, "0-0")
-    line = line_hand(match).line
-    assert line is not None
+    line = line_of(match)
     assert line.ends == (0, 0)
 
 
@@ -330,8 +330,7 @@ def test_plaza_partners_first_hand_six_six_holder_must_lead_the_six_six() -> Non
         play(match, "4-6")
     assert line_hand(match).line is None
     play(match, "6-6")
-    line = line_hand(match).line
-    assert line is not None
+    line = line_of(match)
     assert line.ends == (6, 6)
 
 
@@ -404,8 +403,7 @@ def test_plaza_partners_after_the_first_hand_the_winner_leads_with_any_tile() ->
     assert match.turn == 1
     assert line_hand(match).forced_lead is None
     play(match, "6-0")
-    line = line_hand(match).line
-    assert line is not None
+    line = line_of(match)
     assert line.ends == (6, 0)
 
 
